@@ -1,0 +1,163 @@
+"""Load seed scenarios and assemble their paired variants deterministically (no LLM).
+
+Each variant differs from the clean episode only in the block its hook manipulates:
+
+- ``missing``: in the hook's block, the decision-critical fact is replaced by its marker;
+- ``stale``: a SUMMARY block (an outdated auto-generated summary) follows the new information;
+- ``conflict``: a contradiction or patient minimization is appended to the hook's block;
+- ``late_risk``: a LATE_MESSAGE block with a red-flag cue follows the request.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from escbench_inspect.datasets.errors import DataFileError
+from escbench_inspect.datasets.schema import (
+    PLACEHOLDER,
+    Action,
+    ActionOption,
+    Block,
+    BlockKind,
+    Episode,
+    SeedScenario,
+    SurfaceId,
+    TaskClass,
+    Variant,
+)
+
+PACKAGE_DIR = Path(__file__).parent
+SEED_DIR = PACKAGE_DIR / "seeds"
+ACTION_SPACE_FILE = PACKAGE_DIR / "action_space.yaml"
+SURFACES: tuple[SurfaceId, ...] = ("a", "b")
+
+
+def _read_yaml(path: Path) -> object:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise DataFileError(path, [f"not valid YAML: {error}"]) from error
+
+
+def load_seed(path: Path) -> SeedScenario:
+    """Load and validate one seed scenario file."""
+    data = _read_yaml(path)
+    entry = data.get("id") if isinstance(data, dict) else None
+    try:
+        seed = SeedScenario.model_validate(data)
+    except ValidationError as error:
+        raise DataFileError.from_validation(path, error, entry=entry) from error
+    if seed.id != path.stem:
+        raise DataFileError(path, [f"field 'id': '{seed.id}' must equal the file name stem"], seed.id)
+    return seed
+
+
+def load_seeds(directory: Path = SEED_DIR) -> tuple[SeedScenario, ...]:
+    """Load every ``*.yaml`` seed in ``directory``, sorted by id; all-or-nothing."""
+    paths = sorted(directory.glob("*.yaml"))
+    if not paths:
+        raise DataFileError(directory, ["no seed scenario files (*.yaml) found"])
+    seeds = [load_seed(path) for path in paths]
+    return tuple(sorted(seeds, key=lambda seed: seed.id))
+
+
+@functools.cache
+def default_seeds() -> tuple[SeedScenario, ...]:
+    """The packaged seed corpus (cached: the files are package data and never change)."""
+    return load_seeds(SEED_DIR)
+
+
+def load_action_space(path: Path = ACTION_SPACE_FILE) -> dict[TaskClass, tuple[ActionOption, ...]]:
+    """Class-specific action definitions, every class defining all four actions."""
+    data = _read_yaml(path)
+    if not isinstance(data, dict):
+        raise DataFileError(path, ["expected a mapping of task class to action definitions"])
+    result: dict[TaskClass, tuple[ActionOption, ...]] = {}
+    for task_class in TaskClass:
+        definitions = data.get(task_class.value)
+        if not isinstance(definitions, dict):
+            raise DataFileError(path, [f"field '{task_class.value}': missing or not a mapping"])
+        if set(definitions) != {a.value for a in Action}:
+            raise DataFileError(
+                path,
+                [f"field '{task_class.value}': must define exactly {[a.value for a in Action]}"],
+            )
+        try:
+            result[task_class] = tuple(
+                ActionOption(action=action, definition=definitions[action.value])
+                for action in Action
+            )
+        except ValidationError as error:
+            raise DataFileError.from_validation(path, error, entry=task_class.value) from error
+    return result
+
+
+@functools.cache
+def default_action_space() -> dict[TaskClass, tuple[ActionOption, ...]]:
+    return load_action_space(ACTION_SPACE_FILE)
+
+
+def fill(template: str, values: dict[str, str | int | float]) -> str:
+    """Substitute ``{name}`` placeholders (the seed validator guarantees all are defined)."""
+    return PLACEHOLDER.sub(lambda match: str(values[match.group(1)]), template).strip()
+
+
+def assemble(
+    seed: SeedScenario,
+    surface: SurfaceId,
+    variant: Variant,
+    action_space: dict[TaskClass, tuple[ActionOption, ...]] | None = None,
+) -> Episode:
+    """Assemble one episode from a seed, a surface parameterization and a variant."""
+    values = seed.surfaces[surface]
+    hooks = seed.hooks
+    templates = {kind: getattr(seed.blocks, kind.value) for kind in (
+        BlockKind.SETTING, BlockKind.EARLIER_RECORD, BlockKind.NEW_INFORMATION, BlockKind.REQUEST
+    )}
+    if variant is Variant.MISSING:
+        kind = BlockKind(hooks.missing.block)
+        templates[kind] = templates[kind].replace(hooks.missing.remove, hooks.missing.marker)
+    elif variant is Variant.CONFLICT:
+        kind = BlockKind(hooks.conflict.block)
+        templates[kind] = templates[kind].rstrip() + "\n\n" + hooks.conflict.text
+    if variant is Variant.STALE:
+        templates[BlockKind.SUMMARY] = hooks.stale.text
+    if variant is Variant.LATE_RISK:
+        templates[BlockKind.LATE_MESSAGE] = hooks.late_risk.text
+
+    blocks = tuple(
+        Block(kind=kind, text=fill(templates[kind], values)) for kind in BlockKind if kind in templates
+    )
+    reference = seed.reference.for_variant(variant)
+    space = (action_space or default_action_space())[seed.task_class]
+    return Episode(
+        episode_id=f"{seed.id}__{surface}__{variant.value}",
+        seed_id=seed.id,
+        task_class=seed.task_class,
+        variant=variant,
+        surface=surface,
+        split=seed.split,
+        title=seed.title,
+        blocks=blocks,
+        action_space=space,
+        acceptable_actions=reference.acceptable,
+        rationale=fill(reference.rationale, values),
+    )
+
+
+def iter_episodes(
+    seeds: Iterable[SeedScenario],
+    variants: Iterable[Variant] = tuple(Variant),
+) -> Iterator[Episode]:
+    """All episodes of ``seeds`` in a fixed order: seed id, surface, variant."""
+    variants = tuple(variants)
+    for seed in sorted(seeds, key=lambda s: s.id):
+        for surface in SURFACES:
+            for variant in Variant:
+                if variant in variants:
+                    yield assemble(seed, surface, variant)
