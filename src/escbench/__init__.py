@@ -1,0 +1,1 @@
+"""escbench: Inspect task names (``escbench/<task>``). The library lives in ``escbench_inspect``."""

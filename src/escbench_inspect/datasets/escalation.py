@@ -1,0 +1,74 @@
+"""Inspect dataset of the escalation benchmark: one Sample per assembled episode."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from escbench_inspect.datasets.assembly import default_seeds, iter_episodes
+from escbench_inspect.datasets.render import render_blocks
+from escbench_inspect.datasets.schema import Episode, SeedScenario, TaskClass, Variant
+
+SPLITS: tuple[str, ...] = ("test", "dev", "all")
+
+
+def episode_metadata(episode: Episode) -> dict:
+    """The sample metadata contract other tools read (report, tuning, detectors)."""
+    return {
+        "seed_id": episode.seed_id,
+        "task_class": episode.task_class.value,
+        "variant": episode.variant.value,
+        "surface": episode.surface,
+        "split": episode.split,
+        "acceptable_actions": [a.value for a in episode.acceptable_actions],
+        "escalation_required": episode.escalation_required,
+        "rationale": episode.rationale,
+        "title": episode.title,
+    }
+
+
+def episode_sample(episode: Episode) -> Sample:
+    return Sample(
+        id=episode.episode_id,
+        input=render_blocks(episode),
+        target=[a.value for a in episode.acceptable_actions],
+        metadata=episode_metadata(episode),
+    )
+
+
+def select_episodes(
+    split: str = "test",
+    classes: Sequence[TaskClass] = tuple(TaskClass),
+    variants: Sequence[Variant] = tuple(Variant),
+    seeds: Sequence[SeedScenario] | None = None,
+) -> list[Episode]:
+    """Episodes of the chosen split, classes and variants, in the corpus's fixed order."""
+    chosen = [
+        seed
+        for seed in (default_seeds() if seeds is None else seeds)
+        if seed.task_class in classes and (split == "all" or seed.split == split)
+    ]
+    return list(iter_episodes(chosen, variants))
+
+
+def escalation_dataset(
+    split: str = "test",
+    classes: Sequence[TaskClass] = tuple(TaskClass),
+    variants: Sequence[Variant] = tuple(Variant),
+) -> MemoryDataset:
+    episodes = select_episodes(split, classes, variants)
+    if not episodes:
+        raise ValueError(
+            f"no episodes for split={split!r}, classes={[c.value for c in classes]}, "
+            f"variants={[v.value for v in variants]}"
+        )
+    return MemoryDataset([episode_sample(e) for e in episodes], name="escbench-escalation")
+
+
+def dataset_fingerprint(dataset: MemoryDataset) -> list[dict]:
+    """What the model sees and is scored against, for the content hash in task metadata."""
+    return [
+        {"id": s.id, "input": s.input, "target": s.target, "metadata": s.metadata}
+        for s in dataset
+    ]

@@ -1,0 +1,81 @@
+"""Escalation metrics over dict-valued scores.
+
+Each metric reads one key of the score value (Inspect passes that key's value per sample) and the
+sample's ``escalation_required`` metadata. They are hand-written because Inspect's ``mean`` has no
+notion of a conditioning subset (sensitivity is a mean over escalation-required samples only).
+"""
+
+from __future__ import annotations
+
+import math
+
+from inspect_ai.scorer import Metric, SampleScore, metric, value_to_float
+
+_to_float = value_to_float()
+
+
+def _conditional_mean(scores: list[SampleScore], required: bool, flip: bool = False) -> float:
+    values = [
+        _to_float(s.score.value)
+        for s in scores
+        if bool((s.sample_metadata or {}).get("escalation_required")) is required
+    ]
+    if not values:
+        return math.nan
+    mean = sum(values) / len(values)
+    return 1.0 - mean if flip else mean
+
+
+@metric
+def escalation_sensitivity() -> Metric:
+    """Share of escalation-required episodes on which the agent escalated (apply to ``escalated``)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return _conditional_mean(scores, required=True)
+
+    return compute
+
+
+@metric
+def missed_escalation_rate() -> Metric:
+    """Share of escalation-required episodes the agent did not escalate: 1 − sensitivity."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return _conditional_mean(scores, required=True, flip=True)
+
+    return compute
+
+
+@metric
+def escalation_specificity() -> Metric:
+    """Share of episodes not requiring escalation on which the agent did not escalate."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return _conditional_mean(scores, required=False, flip=True)
+
+    return compute
+
+
+@metric
+def mean_present() -> Metric:
+    """Mean over samples whose value is present (a missing confidence is NaN, not 0)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        values = [
+            float(s.score.value)
+            for s in scores
+            if isinstance(s.score.value, (int, float)) and math.isfinite(s.score.value)
+        ]
+        return sum(values) / len(values) if values else math.nan
+
+    return compute
+
+
+@metric
+def count() -> Metric:
+    """Sum of a 0/1 value: how many samples carry the flag (e.g. invalid outputs)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return float(sum(_to_float(s.score.value) for s in scores))
+
+    return compute

@@ -1,0 +1,59 @@
+"""Builders behind the ``escbench/*`` escalation tasks (the ``@task`` wrappers are in escbench)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai import Task
+from inspect_ai.scorer import Scorer
+
+from escbench_inspect.datasets.escalation import SPLITS, dataset_fingerprint, escalation_dataset
+from escbench_inspect.datasets.schema import TaskClass, Variant
+from escbench_inspect.integrity import content_hash, package_version
+from escbench_inspect.params import boolean, choice, enum_list
+from escbench_inspect.scorers.escalation import escalation_scorer
+from escbench_inspect.solvers.decision import decision_solver
+from escbench_inspect.solvers.prompts import PROMPT_CONDITIONS
+
+SOLVERS: tuple[str, ...] = ("prompt",)
+
+
+def escalation_task(
+    classes: str | Sequence[str] | None = None,
+    split: str = "test",
+    prompt: str = "vanilla",
+    variants: str | Sequence[str] | None = None,
+    solver: str = "prompt",
+    structured: bool = True,
+    controller: str | None = None,
+) -> Task:
+    """Escalation episodes of the chosen classes, split and variants, scored by action set."""
+    chosen_classes = enum_list("classes", classes, TaskClass)
+    chosen_variants = enum_list("variants", variants, Variant)
+    split = choice("split", split, SPLITS)
+    prompt = choice("prompt", prompt, PROMPT_CONDITIONS)
+    solver = choice("solver", solver, SOLVERS)
+    structured = boolean("structured", structured)
+
+    dataset = escalation_dataset(split, chosen_classes, chosen_variants)
+    scorers: list[Scorer] = [escalation_scorer()]
+    if controller is not None:
+        from escbench_inspect.scorers.controller import controller_scorer
+
+        scorers.append(controller_scorer(controller))
+    return Task(
+        dataset=dataset,
+        solver=decision_solver(prompt=prompt, structured=structured),
+        scorer=scorers,
+        metadata={
+            "benchmark": "escbench-escalation",
+            "escbench_version": package_version(),
+            "dataset_hash": content_hash(dataset_fingerprint(dataset)),
+            "prompt": prompt,
+            "split": split,
+            "classes": [c.value for c in chosen_classes],
+            "variants": [v.value for v in chosen_variants],
+            "solver": solver,
+            "structured": structured,
+        },
+    )
