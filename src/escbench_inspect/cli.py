@@ -14,6 +14,11 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "build": ("escbench_inspect.datasets.export", "Export the assembled episodes as JSONL."),
     "validate": ("escbench_inspect.datasets.validate", "Validate every data file; name file and field."),
+    "report": (
+        "escbench_inspect.analysis.report",
+        "Tables, statistics and figures of the paper from escalation logs.",
+    ),
+    "local": ("escbench_inspect.local.cli", "Real model offline: llama.cpp server setup and runs."),
 }
 
 

@@ -8,7 +8,7 @@ from inspect_ai import Task
 from inspect_ai.scorer import Scorer
 
 from escbench_inspect.datasets.escalation import SPLITS, dataset_fingerprint, escalation_dataset
-from escbench_inspect.datasets.schema import TaskClass, Variant
+from escbench_inspect.datasets.schema import SeedScenario, TaskClass, Variant
 from escbench_inspect.integrity import content_hash, package_version
 from escbench_inspect.params import boolean, choice, enum_list
 from escbench_inspect.scorers.escalation import escalation_scorer
@@ -26,8 +26,12 @@ def escalation_task(
     solver: str = "prompt",
     structured: bool = True,
     controller: str | None = None,
+    seeds: Sequence[SeedScenario] | None = None,
 ) -> Task:
-    """Escalation episodes of the chosen classes, split and variants, scored by action set."""
+    """Escalation episodes of the chosen classes, split and variants, scored by action set.
+
+    ``seeds`` (Python API only) replaces the packaged corpus, e.g. with a reviewer's own scenarios.
+    """
     chosen_classes = enum_list("classes", classes, TaskClass)
     chosen_variants = enum_list("variants", variants, Variant)
     split = choice("split", split, SPLITS)
@@ -35,7 +39,7 @@ def escalation_task(
     solver = choice("solver", solver, SOLVERS)
     structured = boolean("structured", structured)
 
-    dataset = escalation_dataset(split, chosen_classes, chosen_variants)
+    dataset = escalation_dataset(split, chosen_classes, chosen_variants, seeds)
     scorers: list[Scorer] = [escalation_scorer()]
     if controller is not None:
         from escbench_inspect.scorers.controller import controller_scorer

@@ -56,8 +56,10 @@ def escalation_dataset(
     split: str = "test",
     classes: Sequence[TaskClass] = tuple(TaskClass),
     variants: Sequence[Variant] = tuple(Variant),
+    seeds: Sequence[SeedScenario] | None = None,
 ) -> MemoryDataset:
-    episodes = select_episodes(split, classes, variants)
+    """The episodes as Inspect samples; ``seeds`` defaults to the packaged corpus."""
+    episodes = select_episodes(split, classes, variants, seeds)
     if not episodes:
         raise ValueError(
             f"no episodes for split={split!r}, classes={[c.value for c in classes]}, "

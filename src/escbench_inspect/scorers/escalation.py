@@ -20,7 +20,6 @@ from inspect_ai.scorer import (
     Score,
     Scorer,
     Target,
-    grouped,
     mean,
     scorer,
     stderr,
@@ -29,6 +28,8 @@ from inspect_ai.solver import TaskState
 
 from escbench_inspect.datasets.schema import Action
 from escbench_inspect.scorers.metrics import (
+    by_class,
+    by_variant,
     count,
     escalation_sensitivity,
     escalation_specificity,
@@ -89,10 +90,15 @@ def escalation_metrics() -> dict[str, list]:
         "correct": [
             mean(),
             stderr(cluster=CLUSTER),
-            grouped(mean(), "variant", all=False, name_template="accuracy_{group_name}"),
-            grouped(mean(), "task_class", all=False, name_template="accuracy_{group_name}"),
+            by_variant(),
+            by_class(),
         ],
-        "escalated": [escalation_sensitivity(), missed_escalation_rate(), escalation_specificity()],
+        "escalated": [
+            escalation_sensitivity(),
+            missed_escalation_rate(),
+            escalation_specificity(),
+            by_variant(),
+        ],
         "utility_5": [mean(), stderr(cluster=CLUSTER)],
         "utility_10": [mean(), stderr(cluster=CLUSTER)],
         "invalid": [mean(), count()],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from inspect_ai.scorer import Metric, SampleScore, metric, value_to_float
+from inspect_ai.scorer import Metric, SampleScore, grouped, mean, metric, value_to_float
 
 _to_float = value_to_float()
 
@@ -79,3 +79,17 @@ def count() -> Metric:
         return float(sum(_to_float(s.score.value) for s in scores))
 
     return compute
+
+
+# Inspect names a metric's results after the metric's registered name, so two `grouped` metrics
+# on one score key would collide; these give each grouping its own name.
+@metric
+def by_variant() -> Metric:
+    """Mean per episode variant (clean, missing, stale, conflict, late_risk)."""
+    return grouped(mean(), "variant", all=False, name_template="{group_name}")
+
+
+@metric
+def by_class() -> Metric:
+    """Mean per task class (documentation, evidence, messaging, triage)."""
+    return grouped(mean(), "task_class", all=False, name_template="{group_name}")

@@ -143,9 +143,12 @@ def parse_decision(text: str | None) -> Decision:
 
     raw_actions = [obj.get("action", obj.get("decision")) for obj in decisions]
     actions = [normalize_action(raw) for raw in raw_actions]
-    first = decisions[-1]
-    reason = next((str(first[k]) for k in _REASON_KEYS if k in first), "")
-    confidence = _confidence(first.get("confidence"))
+    # Agreeing repeats (e.g. a draft then the final object): the last one wins, field by field.
+    latest_first = decisions[::-1]
+    reason = next((str(obj[k]) for obj in latest_first for k in _REASON_KEYS if k in obj), "")
+    confidence = next(
+        (c for obj in latest_first if (c := _confidence(obj.get("confidence"))) is not None), None
+    )
     if any(action is None for action in actions):
         unknown = next(raw for raw, action in zip(raw_actions, actions) if action is None)
         return Decision(None, confidence, reason, f"unknown action {unknown!r}")

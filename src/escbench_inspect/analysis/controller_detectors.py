@@ -1,0 +1,205 @@
+"""Detector quality: in-benchmark precision/recall and stress-set recall (the closing-note table).
+
+In-benchmark targets: C vs the conflict variant, M vs the missing variant, H vs escalation required,
+on the sample input the model saw (``render_blocks``). The stress set (``scorers/
+detector_stress_set.yaml``) pairs a trigger phrase with an unseen paraphrase per concept, plus
+negated/normal controls that must not fire. ``origins`` restricts the lexicon to entries of the given
+provenance, so the same table can be computed for the lexicon as first written (``concept`` only).
+
+Run: ``python -m escbench_inspect.analysis.controller_detectors [--origins concept] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from escbench_inspect.datasets.errors import DataFileError
+from escbench_inspect.scorers.detectors import (
+    DETECTORS,
+    ORIGINS,
+    DetectorName,
+    Lexicon,
+    default_lexicon,
+    detect,
+)
+
+STRESS_FILE = Path(__file__).parents[1] / "scorers" / "detector_stress_set.yaml"
+
+
+class StressItem(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    id: str
+    detector: DetectorName
+    trigger: str = Field(min_length=1)
+    paraphrase: str = Field(min_length=1)
+
+
+class StressControl(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    detector: DetectorName
+    text: str = Field(min_length=1)
+
+
+class StressSet(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    version: Literal[1]
+    items: tuple[StressItem, ...]
+    controls: tuple[StressControl, ...] = ()
+
+
+def load_stress_set(path: Path = STRESS_FILE) -> StressSet:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise DataFileError(path, [f"not valid YAML: {error}"]) from error
+    try:
+        return StressSet.model_validate(data)
+    except ValidationError as error:
+        raise DataFileError.from_validation(path, error) from error
+
+
+@dataclass(frozen=True)
+class PR:
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else float("nan")
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else float("nan")
+
+
+def pr(predicted: Sequence[bool], actual: Sequence[bool]) -> PR:
+    pairs = list(zip(predicted, actual, strict=True))
+    return PR(
+        tp=sum(p and a for p, a in pairs),
+        fp=sum(p and not a for p, a in pairs),
+        fn=sum(a and not p for p, a in pairs),
+        tn=sum(not p and not a for p, a in pairs),
+    )
+
+
+def corpus_samples() -> list[tuple[str, dict]]:
+    """(input text, metadata) for every episode of every seed file that loads (all splits)."""
+    from escbench_inspect.datasets.assembly import SEED_DIR, load_seed
+    from escbench_inspect.datasets.escalation import episode_sample, select_episodes
+
+    seeds = []
+    for path in sorted(SEED_DIR.glob("*.yaml")):
+        try:
+            seeds.append(load_seed(path))
+        except DataFileError as error:  # a seed still being written: report and skip
+            print(f"skipping {path.name}: {error}", file=sys.stderr)
+    samples = [episode_sample(e) for e in select_episodes("all", seeds=seeds)]
+    return [(str(s.input), dict(s.metadata or {})) for s in samples]
+
+
+def labels(metadata: dict) -> dict[str, bool]:
+    """The label each detector is scored against (used only here, never by the detectors)."""
+    return {
+        "conflict": metadata["variant"] == "conflict",
+        "missing": metadata["variant"] == "missing",
+        "high_risk": bool(metadata["escalation_required"]),
+    }
+
+
+def corpus_quality(
+    samples: Iterable[tuple[str, dict]], lexicon: Lexicon | None = None
+) -> dict[str, PR]:
+    predicted: dict[str, list[bool]] = {d: [] for d in DETECTORS}
+    actual: dict[str, list[bool]] = {d: [] for d in DETECTORS}
+    for text, metadata in samples:
+        flags = detect(text, lexicon).flags
+        truth = labels(metadata)
+        for name in DETECTORS:
+            predicted[name].append(flags[name])
+            actual[name].append(truth[name])
+    return {name: pr(predicted[name], actual[name]) for name in DETECTORS}
+
+
+def stress_quality(stress: StressSet, lexicon: Lexicon | None = None) -> dict[str, dict]:
+    """Per detector: trigger recall, paraphrase recall, control false-positive rate, misses."""
+    result: dict[str, dict] = {}
+    for name in DETECTORS:
+        items = [i for i in stress.items if i.detector == name]
+        controls = [c for c in stress.controls if c.detector == name]
+        trig = [getattr(detect(i.trigger, lexicon), name) for i in items]
+        para = [getattr(detect(i.paraphrase, lexicon), name) for i in items]
+        ctrl = [getattr(detect(c.text, lexicon), name) for c in controls]
+        result[name] = {
+            "n": len(items),
+            "trigger_recall": sum(trig) / len(items) if items else float("nan"),
+            "paraphrase_recall": sum(para) / len(items) if items else float("nan"),
+            "control_false_positives": f"{sum(ctrl)}/{len(controls)}",
+            "missed_triggers": [i.id for i, hit in zip(items, trig) if not hit],
+            "missed_paraphrases": [i.id for i, hit in zip(items, para) if not hit],
+            "firing_controls": [c.text for c, hit in zip(controls, ctrl) if hit],
+        }
+    return result
+
+
+PAPER = {"conflict": (0.78, 0.73), "missing": (0.50, 0.83), "high_risk": (0.75, 0.83)}
+
+
+def quality_table(origins: Iterable[str] | None = None) -> dict:
+    lexicon = default_lexicon() if origins is None else default_lexicon().restrict(origins)
+    samples = corpus_samples()
+    corpus = corpus_quality(samples, lexicon)
+    stress = stress_quality(load_stress_set(), lexicon)
+    return {
+        "origins": sorted(lexicon.origins),
+        "episodes": len(samples),
+        "seeds": len({m["seed_id"] for _, m in samples}),
+        "corpus": {
+            n: {"precision": q.precision, "recall": q.recall, "tp": q.tp, "fp": q.fp, "fn": q.fn,
+                "paper_precision": PAPER[n][0], "paper_recall": PAPER[n][1]}
+            for n, q in corpus.items()
+        },
+        "stress": stress,
+    }
+
+
+def format_table(table: dict) -> str:
+    lines = [
+        f"lexicon origins: {', '.join(table['origins'])}; "
+        f"{table['episodes']} episodes from {table['seeds']} seeds",
+        f"{'detector':<10} {'P':>5} {'R':>5} {'paper P/R':>10} {'trigger R':>9} {'para R':>7} "
+        f"{'ctrl FP':>7}",
+    ]
+    for name in DETECTORS:
+        c, s = table["corpus"][name], table["stress"][name]
+        lines.append(
+            f"{name:<10} {c['precision']:5.2f} {c['recall']:5.2f} "
+            f"{c['paper_precision']:.2f}/{c['paper_recall']:.2f} {s['trigger_recall']:9.2f} "
+            f"{s['paraphrase_recall']:7.2f} {s['control_false_positives']:>7}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--origins", nargs="+", choices=ORIGINS, default=None,
+                        help="restrict the lexicon to entries of these origins")
+    parser.add_argument("--json", action="store_true", help="print the full table as JSON")
+    args = parser.parse_args(argv)
+    table = quality_table(args.origins)
+    print(json.dumps(table, indent=2) if args.json else format_table(table))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

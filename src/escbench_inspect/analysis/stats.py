@@ -1,0 +1,226 @@
+"""Statistics of the escalation report: seed bootstrap, calibration, selective risk, Holm, Wilcoxon.
+
+Pure numpy/scipy functions over plain arrays, so each can be checked by hand and against scipy.
+
+Conventions (also in docs/report.md):
+
+- **Seed bootstrap.** A metric is a ratio of sums over episodes, ``Σ numerator / Σ denominator``
+  (accuracy: correct / 1; sensitivity: escalated / escalation-required; …). A resample draws the
+  *seeds* of the group with replacement and keeps every episode of each drawn seed; the 95% CI is
+  the 2.5th–97.5th percentile over resamples whose denominator is positive.
+- **ECE.** Ten equal-width bins over [0, 1]: bin ``i`` holds confidences in ``[i/10, (i+1)/10)``,
+  the last bin also holds 1.0. ECE = Σ_b (n_b / N) · |accuracy_b − mean confidence_b|.
+- **AUROC.** Of the failure score ``1 − confidence`` for the label "decision wrong": the probability
+  that a random wrong decision has lower confidence than a random correct one, ties counting ½
+  (the Mann–Whitney U of the wrong group divided by n_wrong · n_correct).
+- **Risk–coverage.** Accept decisions whose confidence is at least a threshold t, for every
+  distinct t from high to low; coverage = accepted / N, risk = error rate among the accepted.
+  Tied confidences enter together. AURC = Σ_t (n_t / N) · risk(t), which is the usual
+  ``(1/N) Σ_k risk@k`` when there are no ties.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+ECE_BINS = 10
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """A metric as per-episode numerator and denominator (the metric is Σnum / Σden)."""
+
+    numerator: np.ndarray
+    denominator: np.ndarray
+
+    def value(self) -> float:
+        den = float(self.denominator.sum())
+        return float(self.numerator.sum()) / den if den > 0 else math.nan
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with its seed-bootstrap percentile interval."""
+
+    value: float
+    low: float
+    high: float
+
+    def as_dict(self) -> dict[str, float]:
+        return {"value": self.value, "ci_low": self.low, "ci_high": self.high}
+
+
+def resample_weights(n_clusters: int, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """How often each cluster is drawn in each resample: shape (n_boot, n_clusters)."""
+    draws = rng.integers(0, n_clusters, size=(n_boot, n_clusters))
+    weights = np.zeros((n_boot, n_clusters))
+    np.add.at(weights, (np.arange(n_boot)[:, None], draws), 1.0)
+    return weights
+
+
+def seed_bootstrap(
+    clusters: Sequence[str] | np.ndarray,
+    metrics: Mapping[str, Ratio],
+    n_boot: int,
+    rng: np.random.Generator,
+    level: float = 0.95,
+) -> dict[str, Estimate]:
+    """Point estimate and cluster-bootstrap percentile CI of each ratio metric.
+
+    All metrics share the same resamples (one draw of seeds per resample), so their intervals are
+    jointly consistent. A resample with a zero denominator is undefined for that metric and skipped.
+    """
+    labels, index = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
+    weights = resample_weights(len(labels), n_boot, rng) if n_boot > 0 and len(labels) else None
+    alpha = (1.0 - level) / 2.0
+    out: dict[str, Estimate] = {}
+    for name, ratio in metrics.items():
+        point = ratio.value()
+        if weights is None or math.isnan(point):
+            out[name] = Estimate(point, math.nan, math.nan)
+            continue
+        num = np.bincount(index, weights=ratio.numerator, minlength=len(labels))
+        den = np.bincount(index, weights=ratio.denominator, minlength=len(labels))
+        wden = weights @ den
+        defined = wden > 0
+        boot = (weights @ num)[defined] / wden[defined]
+        if boot.size == 0:
+            out[name] = Estimate(point, math.nan, math.nan)
+            continue
+        low, high = np.quantile(boot, [alpha, 1.0 - alpha])
+        out[name] = Estimate(point, float(low), float(high))
+    return out
+
+
+def binary_auroc(
+    scores: Sequence[float] | np.ndarray, positive: Sequence[bool] | np.ndarray
+) -> float:
+    """AUROC of ``scores`` for the positive class (rank formula, ties count ½); NaN if one class."""
+    scores = np.asarray(scores, dtype=float)
+    positive = np.asarray(positive, dtype=bool)
+    n_pos, n_neg = int(positive.sum()), int((~positive).sum())
+    if n_pos == 0 or n_neg == 0:
+        return math.nan
+    ranks = scipy_stats.rankdata(scores)  # average ranks for ties
+    u_pos = ranks[positive].sum() - n_pos * (n_pos + 1) / 2.0
+    return float(u_pos / (n_pos * n_neg))
+
+
+def failure_auroc(confidence: np.ndarray, correct: np.ndarray) -> float:
+    """AUROC of (1 − confidence) for predicting a wrong decision."""
+    return binary_auroc(1.0 - np.asarray(confidence, dtype=float), ~np.asarray(correct, dtype=bool))
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Expected calibration error and its reliability-diagram bins."""
+
+    ece: float
+    bin_edges: list[float]
+    bin_count: list[int]
+    bin_accuracy: list[float]  # NaN for an empty bin
+    bin_confidence: list[float]
+
+
+def expected_calibration_error(
+    confidence: np.ndarray, correct: np.ndarray, n_bins: int = ECE_BINS
+) -> Calibration:
+    """ECE over ``n_bins`` equal-width bins on [0, 1] (last bin closed), weighted by bin size."""
+    confidence = np.asarray(confidence, dtype=float)
+    correct = np.asarray(correct, dtype=float)
+    edges = np.linspace(0.0, 1.0, n_bins + 1)
+    which = np.clip(np.floor(confidence * n_bins).astype(int), 0, n_bins - 1)
+    counts = np.bincount(which, minlength=n_bins)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        accuracy = np.bincount(which, weights=correct, minlength=n_bins) / counts
+        mean_conf = np.bincount(which, weights=confidence, minlength=n_bins) / counts
+    total = counts.sum()
+    ece = float(np.nansum(counts / total * np.abs(accuracy - mean_conf))) if total else math.nan
+    return Calibration(
+        ece=ece,
+        bin_edges=[float(e) for e in edges],
+        bin_count=[int(c) for c in counts],
+        bin_accuracy=[float(a) for a in accuracy],
+        bin_confidence=[float(c) for c in mean_conf],
+    )
+
+
+@dataclass(frozen=True)
+class RiskCoverage:
+    """Risk–coverage curve (one point per distinct confidence threshold) and its area."""
+
+    threshold: list[float]
+    coverage: list[float]
+    risk: list[float]
+    aurc: float
+
+
+def risk_coverage(confidence: np.ndarray, correct: np.ndarray) -> RiskCoverage:
+    """Selective risk at every distinct confidence threshold, high to low; AURC as documented."""
+    confidence = np.asarray(confidence, dtype=float)
+    wrong = 1.0 - np.asarray(correct, dtype=float)
+    n = confidence.size
+    if n == 0:
+        return RiskCoverage([], [], [], math.nan)
+    thresholds, inverse, tie_counts = np.unique(
+        -confidence, return_inverse=True, return_counts=True
+    )
+    errors_at = np.bincount(inverse, weights=wrong, minlength=thresholds.size)
+    accepted = np.cumsum(tie_counts)
+    risk = np.cumsum(errors_at) / accepted
+    aurc = float(np.sum(tie_counts / n * risk))
+    return RiskCoverage(
+        threshold=[float(-t) for t in thresholds],
+        coverage=[float(a / n) for a in accepted],
+        risk=[float(r) for r in risk],
+        aurc=aurc,
+    )
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm step-down adjusted p-values (NaN entries stay NaN and are not in the family)."""
+    p = np.asarray(pvalues, dtype=float)
+    finite = np.flatnonzero(~np.isnan(p))
+    adjusted = np.full(p.shape, math.nan)
+    m = finite.size
+    running = 0.0
+    for rank, idx in enumerate(finite[np.argsort(p[finite], kind="stable")]):
+        running = max(running, min(1.0, (m - rank) * p[idx]))
+        adjusted[idx] = running
+    return [float(a) for a in adjusted]
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """A paired Wilcoxon signed-rank test of clean vs perturbed accuracy over seeds."""
+
+    n_pairs: int
+    n_nonzero: int
+    mean_difference: float  # perturbed − clean, averaged over seeds
+    statistic: float
+    pvalue: float
+    note: str = ""
+
+
+def paired_wilcoxon(clean: Sequence[float], perturbed: Sequence[float]) -> PairedTest:
+    """``scipy.stats.wilcoxon`` on per-seed (perturbed − clean); zero differences are dropped
+    (scipy's default ``zero_method="wilcox"``); all-zero differences give p = 1."""
+    diff = np.asarray(perturbed, dtype=float) - np.asarray(clean, dtype=float)
+    n_nonzero = int(np.count_nonzero(diff))
+    mean_diff = float(diff.mean()) if diff.size else math.nan
+    if diff.size == 0:
+        return PairedTest(0, 0, math.nan, math.nan, math.nan, "no paired seeds")
+    if n_nonzero == 0:
+        return PairedTest(diff.size, 0, mean_diff, 0.0, 1.0, "all seed differences are zero")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        result = scipy_stats.wilcoxon(diff)
+    return PairedTest(
+        diff.size, n_nonzero, mean_diff, float(result.statistic), float(result.pvalue)
+    )

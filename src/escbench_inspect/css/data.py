@@ -1,0 +1,140 @@
+"""Loading and validating the CSS data files (``data/*.yaml``), with cross-file checks.
+
+Every problem raises :class:`DataFileError` naming the file, the entry and the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from escbench_inspect.css.rules import BASE_FACTS, condition_problems
+from escbench_inspect.css.schema import (
+    CANCERS,
+    Background,
+    CancerSpec,
+    Catalog,
+    ConsensusFile,
+    ConsensusRule,
+    Intervention,
+    Regimen,
+)
+from escbench_inspect.datasets.errors import DataFileError
+
+DATA_DIR = Path(__file__).parent / "data"
+
+
+@dataclass(frozen=True)
+class CssData:
+    """All validated CSS data, plus the raw parsed catalog (hashed into the task metadata)."""
+
+    cancers: dict[str, CancerSpec]
+    regimens: dict[str, Regimen]
+    consensus: tuple[ConsensusRule, ...]
+    catalog: Catalog
+    background: Background
+    catalog_raw: Any
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as error:
+        raise DataFileError(path, ["file not found"]) from error
+    except yaml.YAMLError as error:
+        raise DataFileError(path, [f"invalid YAML: {error}"]) from error
+
+
+def _validate(model: type[BaseModel], raw: Any, path: Path, entry: str | None = None) -> Any:
+    try:
+        return model.model_validate(raw)
+    except ValidationError as error:
+        raise DataFileError.from_validation(path, error, entry) from error
+
+
+def _entries(raw: Any, path: Path, model: type[BaseModel]) -> dict[str, Any]:
+    if not isinstance(raw, dict) or not raw:
+        raise DataFileError(path, ["expected a non-empty mapping of id -> entry"])
+    return {key: _validate(model, value, path, entry=str(key)) for key, value in raw.items()}
+
+
+def load_data(data_dir: Path | str | None = None) -> CssData:
+    """Load and cross-validate every data file in ``data_dir`` (default: the packaged files)."""
+    root = Path(data_dir) if data_dir is not None else DATA_DIR
+    cancers_path = root / "cancers.yaml"
+    cancers = _entries(_read_yaml(cancers_path), cancers_path, CancerSpec)
+    unknown = sorted(set(cancers) - set(CANCERS))
+    if unknown:
+        raise DataFileError(cancers_path, [f"unknown cancer id(s) {unknown}; known: {CANCERS}"])
+    regimens_path = root / "regimens.yaml"
+    regimens = _entries(_read_yaml(regimens_path), regimens_path, Regimen)
+    biomarker_states: dict[str, set[str]] = {}
+    for spec in cancers.values():
+        for name, marker in spec.biomarkers.items():
+            biomarker_states.setdefault(name, set()).update(marker.states)
+    for rid, regimen in regimens.items():
+        for name, states in regimen.requires.items():
+            bad = sorted(set(states) - biomarker_states.get(name, set()))
+            if name not in biomarker_states or bad:
+                raise DataFileError(regimens_path, [f"field 'requires.{name}': unknown biomarker "
+                                                    f"or state(s) {bad or name}"], entry=rid)
+    known_facts = set(BASE_FACTS) | set(biomarker_states)
+
+    consensus_path = root / "consensus.yaml"
+    raw_consensus = _read_yaml(consensus_path)
+    rules_raw = raw_consensus.get("rules") if isinstance(raw_consensus, dict) else None
+    if not isinstance(rules_raw, list):
+        raise DataFileError(consensus_path, ["field 'rules': expected a list"])
+    rules = []
+    for i, raw_rule in enumerate(rules_raw):
+        entry = str(raw_rule.get("id", f"rules[{i}]")) if isinstance(raw_rule, dict) else f"[{i}]"
+        rule = _validate(ConsensusRule, raw_rule, consensus_path, entry)
+        problems = [f"field 'when': {p}" for p in condition_problems(rule.when, known_facts)]
+        if rule.standard_first_line and rule.standard_first_line not in regimens:
+            problems.append(f"field 'standard_first_line': unknown regimen "
+                            f"'{rule.standard_first_line}'")
+        if problems:
+            raise DataFileError(consensus_path, problems, entry=entry)
+        rules.append(rule)
+    _validate(ConsensusFile, {"rules": rules_raw}, consensus_path)
+    ids = [r.id for r in rules]
+    if len(set(ids)) != len(ids):
+        raise DataFileError(consensus_path, ["duplicate rule ids"])
+
+    catalog_path = root / "catalog.yaml"
+    catalog_raw = _read_yaml(catalog_path)
+    if not isinstance(catalog_raw, dict):
+        raise DataFileError(catalog_path, ["expected a mapping with version/families/interventions"])
+    for i, raw_iv in enumerate(catalog_raw.get("interventions") or []):
+        entry = str(raw_iv.get("id", f"interventions[{i}]")) if isinstance(raw_iv, dict) else str(i)
+        iv: Intervention = _validate(Intervention, raw_iv, catalog_path, entry)
+        problems = [f"field 'applies_if': {p}"
+                    for p in condition_problems(iv.applies_if, known_facts)]
+        for cancer, marker in iv.change.targets.items():
+            if cancer not in cancers or marker not in cancers[cancer].biomarkers:
+                problems.append(f"field 'change.targets.{cancer}': '{marker}' is not a biomarker "
+                                f"of {cancer}")
+        for marker, mapping in iv.change.map.items():
+            for old, new in mapping.items():
+                bad = {old, new} - biomarker_states.get(marker, set())
+                if bad:
+                    problems.append(f"field 'change.map.{marker}': unknown state(s) {sorted(bad)}")
+        if problems:
+            raise DataFileError(catalog_path, problems, entry=entry)
+    catalog = _validate(Catalog, catalog_raw, catalog_path)
+
+    background_path = root / "background.yaml"
+    background = _validate(Background, _read_yaml(background_path), background_path)
+    return CssData(cancers=cancers, regimens=regimens, consensus=tuple(rules), catalog=catalog,
+                   background=background, catalog_raw=catalog_raw)
+
+
+@lru_cache(maxsize=1)
+def packaged_data() -> CssData:
+    """The packaged data files, loaded once per process."""
+    return load_data()

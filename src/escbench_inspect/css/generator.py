@@ -1,0 +1,155 @@
+"""Deterministic, seeded generator of the tumor-board case corpus (no LLM involved).
+
+The corpus is stratified: for each cancer, a fixed mix of clinical situations (early disease before
+or after curative resection; metastatic disease untreated, responding on first-line therapy, or
+progressed on it). Biomarker profiles, histology, stage, demographics and comorbidities are drawn
+from ``data/cancers.yaml`` and ``data/background.yaml`` with ``random.Random`` seeded by strings,
+so the same seed always yields the same cases. The helpers that synthesise a resection, metastases
+or a first-line course are shared with the mutation operators, so an inserted fact looks exactly
+like a generated one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from functools import lru_cache
+
+from escbench_inspect.css.consensus import standard_first_line
+from escbench_inspect.css.data import CssData, packaged_data
+from escbench_inspect.css.schema import CANCERS, Case, Surgery, TreatmentLine
+
+CORPUS_SEED = 20240601
+CASES_PER_CANCER = 48
+# (situation, count) per cancer; sums to CASES_PER_CANCER.
+SITUATIONS: tuple[tuple[str, int], ...] = (
+    ("early_unresected", 12),
+    ("early_resected", 12),
+    ("metastatic_naive", 10),
+    ("metastatic_on_treatment", 7),
+    ("metastatic_progressed", 7),
+)
+_BASE_DATE = dt.date(2023, 1, 9)
+
+
+def rng_for(case_id: str, purpose: str, seed: int = CORPUS_SEED) -> random.Random:
+    """A private, reproducible random stream for one purpose of one case."""
+    return random.Random(f"escbench-css:{seed}:{case_id}:{purpose}")
+
+
+def make_surgery(case: Case, data: CssData) -> Surgery:
+    """The curative R0 resection of ``case`` (same result for the generator and intervention D2)."""
+    spec = data.cancers[case.cancer]
+    rng = rng_for(case.case_id, "surgery")
+    site = next((s for s in spec.sites if s.name == case.site), None)
+    procedure = (site.procedure if site and site.procedure else None) or spec.surgery.procedure
+    low, high = spec.surgery.nodes
+    examined = rng.randint(low, high)
+    n_digit = case.n[1] if len(case.n) > 1 and case.n[1].isdigit() else "0"
+    positive = {"0": 0, "1": rng.randint(1, 3), "2": rng.randint(4, 7)}.get(n_digit, 2)
+    return Surgery(procedure=procedure, date=case.diagnosis_date + dt.timedelta(days=rng.randint(30, 44)),
+                   nodes_examined=max(examined, positive), nodes_positive=positive)
+
+
+def make_metastatic_sites(case: Case, data: CssData) -> tuple[str, ...]:
+    """Distant metastatic sites for ``case`` (generator and intervention E1)."""
+    options = data.cancers[case.cancer].metastatic_sites
+    rng = rng_for(case.case_id, "metastases")
+    chosen = set(rng.sample(options, rng.choice([1, 1, 2])))
+    return tuple(site for site in options if site in chosen)
+
+
+def make_first_line(case: Case, data: CssData, status: str) -> TreatmentLine | None:
+    """First metastatic line with the case's standard regimen, ``ongoing`` or ``progressed``."""
+    regimen_id = standard_first_line(case, data)
+    if regimen_id is None:
+        return None
+    regimen = data.regimens[regimen_id]
+    rng = rng_for(case.case_id, "first_line")
+    start = case.diagnosis_date + dt.timedelta(days=rng.randint(24, 35))
+    if status == "ongoing":
+        cycles = rng.randint(4, 8)
+        return TreatmentLine(setting="metastatic", line=1, regimen=regimen_id, start=start,
+                             cycles=cycles, status="ongoing",
+                             best_response=rng.choice(["partial response", "stable disease"]))
+    cycles = rng.randint(6, 12)
+    return TreatmentLine(setting="metastatic", line=1, regimen=regimen_id, start=start,
+                         cycles=cycles, status="progressed",
+                         best_response=rng.choice(["partial response", "stable disease"]),
+                         end=start + dt.timedelta(days=cycles * regimen.cycle_days))
+
+
+def _make_case(cancer: str, index: int, situation: str, data: CssData, seed: int) -> Case:
+    spec = data.cancers[cancer]
+    case_id = f"{cancer}-{index + 1:03d}"
+    rng = rng_for(case_id, "base", seed)
+    profile = rng.choices(spec.profiles, weights=[p.weight for p in spec.profiles])[0]
+    histologies = [h for h in spec.histologies
+                   if profile.histology_group in (None, h.group)]
+    histology = rng.choice(histologies)
+    site = rng.choice(spec.sites)
+    stage = rng.choice(spec.stages)
+    sex = spec.sex if spec.sex != "any" else rng.choice(["female", "male"])
+    background = data.background
+    n_comorbid = rng.randint(1, 4)
+    comorbidities = tuple(sorted(rng.sample([c.id for c in background.comorbidities], n_comorbid)))
+    case = Case(
+        case_id=case_id,
+        cancer=cancer,  # type: ignore[arg-type]
+        histology=histology.name,
+        histology_group=histology.group,
+        site=site.name,
+        side=site.side,
+        age=rng.randint(*spec.age),
+        sex=sex,  # type: ignore[arg-type]
+        diagnosis_date=_BASE_DATE + dt.timedelta(days=rng.randint(0, 640)),
+        t=stage.t,
+        n=stage.n,
+        m="M0",
+        biomarkers=dict(profile.biomarkers),
+        ecog=rng.choice([0, 0, 1]),
+        comorbidities=comorbidities,
+        allergy=rng.randrange(len(background.allergies)),
+        social=rng.randrange(len(background.social)),
+        family_history=rng.randrange(len(background.family_history)),
+        presentation=rng.randrange(len(spec.presentations)),
+        weight_kg=round(rng.uniform(52, 98) if sex == "female" else rng.uniform(62, 112), 1),
+        height_cm=round(rng.uniform(152, 176) if sex == "female" else rng.uniform(164, 192), 1),
+    )
+    if situation == "early_resected":
+        return case.model_copy(update={"surgery": make_surgery(case, data)})
+    if situation.startswith("metastatic"):
+        case = case.model_copy(update={"m": "M1",
+                                       "metastatic_sites": make_metastatic_sites(case, data)})
+        status = {"metastatic_on_treatment": "ongoing", "metastatic_progressed": "progressed"}
+        if situation in status:
+            line = make_first_line(case, data, status[situation])
+            if line is not None:
+                case = case.model_copy(update={"lines": (line,)})
+    return case
+
+
+def generate_cases(seed: int = CORPUS_SEED, data: CssData | None = None) -> tuple[Case, ...]:
+    """The full corpus: ``CASES_PER_CANCER`` cases for each of the five cancers, in a fixed order."""
+    data = data or packaged_data()
+    cases: list[Case] = []
+    for cancer in CANCERS:
+        situations = [name for name, count in SITUATIONS for _ in range(count)]
+        random.Random(f"escbench-css:{seed}:{cancer}:situations").shuffle(situations)
+        for index, situation in enumerate(situations):
+            cases.append(Case.model_validate(
+                _make_case(cancer, index, situation, data, seed).model_dump()))
+    return tuple(cases)
+
+
+@lru_cache(maxsize=4)
+def corpus(seed: int = CORPUS_SEED) -> tuple[Case, ...]:
+    """The packaged corpus, generated once per process."""
+    return generate_cases(seed)
+
+
+def case_by_id(case_id: str, seed: int = CORPUS_SEED) -> Case:
+    for case in corpus(seed):
+        if case.case_id == case_id:
+            return case
+    raise KeyError(f"unknown case_id '{case_id}'")

