@@ -47,7 +47,9 @@ def timed(code: str) -> tuple[float, str]:
         start = time.perf_counter()
         result = subprocess.run(
             [sys.executable, "-c", code.replace("{log_dir}", log_dir)],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         return time.perf_counter() - start, result.stdout.strip()
 
@@ -64,7 +66,7 @@ def main() -> None:
         seconds, bare_count = timed(RUN_BARE.replace("{split}", args.split))
         bare.append(seconds)
         assert count == bare_count, (count, bare_count)
-    ratio = statistics.median(e / b for e, b in zip(escbench, bare))
+    ratio = statistics.median(e / b for e, b in zip(escbench, bare, strict=True))
     print(f"samples per run: {count}; repeats: {args.repeats}")
     print(f"escbench/escalation median wall: {statistics.median(escbench):.2f} s")
     print(f"bare generate()+match() median wall: {statistics.median(bare):.2f} s")

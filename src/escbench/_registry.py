@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 
+from escbench_inspect.params import reject_unknown, task_parameters
 from escbench_inspect.tasks import escalation_task
+
+# Each wrapper takes ``**unknown``: Inspect passes -T keys that match no named parameter into it
+# (it would otherwise only warn and run with the default), and ``reject_unknown`` turns a
+# misspelling such as ``-T varaints=clean`` into an error that suggests the intended name.
 
 
 @task
@@ -21,11 +26,18 @@ def escalation(
     solver: str = "prompt",
     structured: bool = True,
     controller: str | None = None,
+    **unknown: object,
 ) -> Task:
     """All four task classes of the escalation benchmark."""
+    reject_unknown("escalation", unknown, task_parameters(escalation))
     return escalation_task(
-        classes=classes, split=split, prompt=prompt, variants=variants, solver=solver,
-        structured=structured, controller=controller,
+        classes=classes,
+        split=split,
+        prompt=prompt,
+        variants=variants,
+        solver=solver,
+        structured=structured,
+        controller=controller,
     )
 
 
@@ -37,10 +49,17 @@ def _single_class(task_class: str):
         solver: str = "prompt",
         structured: bool = True,
         controller: str | None = None,
+        **unknown: object,
     ) -> Task:
+        reject_unknown(task_class, unknown, task_parameters(build))
         return escalation_task(
-            classes=[task_class], split=split, prompt=prompt, variants=variants, solver=solver,
-            structured=structured, controller=controller,
+            classes=[task_class],
+            split=split,
+            prompt=prompt,
+            variants=variants,
+            solver=solver,
+            structured=structured,
+            controller=controller,
         )
 
     build.__doc__ = f"The {task_class} class of the escalation benchmark."
@@ -51,3 +70,6 @@ documentation = task(name="documentation")(_single_class("documentation"))
 evidence = task(name="evidence")(_single_class("evidence"))
 messaging = task(name="messaging")(_single_class("messaging"))
 triage = task(name="triage")(_single_class("triage"))
+
+from escbench._agent_tasks import css_agent  # noqa: E402,F401
+from escbench._css_tasks import css  # noqa: E402,F401

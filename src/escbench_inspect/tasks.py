@@ -15,7 +15,7 @@ from escbench_inspect.scorers.escalation import escalation_scorer
 from escbench_inspect.solvers.decision import decision_solver
 from escbench_inspect.solvers.prompts import PROMPT_CONDITIONS
 
-SOLVERS: tuple[str, ...] = ("prompt",)
+SOLVERS: tuple[str, ...] = ("prompt", "agent")
 
 
 def escalation_task(
@@ -39,15 +39,24 @@ def escalation_task(
     solver = choice("solver", solver, SOLVERS)
     structured = boolean("structured", structured)
 
-    dataset = escalation_dataset(split, chosen_classes, chosen_variants, seeds)
+    if solver == "agent":
+        from escbench_inspect.agents.escalation import agent_escalation_task_parts
+
+        dataset, task_solver, agent_scorers = agent_escalation_task_parts(
+            split, chosen_classes, chosen_variants, seeds, prompt=prompt, structured=structured
+        )
+    else:
+        dataset = escalation_dataset(split, chosen_classes, chosen_variants, seeds)
+        task_solver, agent_scorers = decision_solver(prompt=prompt, structured=structured), []
     scorers: list[Scorer] = [escalation_scorer()]
     if controller is not None:
         from escbench_inspect.scorers.controller import controller_scorer
 
         scorers.append(controller_scorer(controller))
+    scorers.extend(agent_scorers)
     return Task(
         dataset=dataset,
-        solver=decision_solver(prompt=prompt, structured=structured),
+        solver=task_solver,
         scorer=scorers,
         metadata={
             "benchmark": "escbench-escalation",

@@ -19,7 +19,9 @@ SEEDS = default_seeds()
 EPISODES = list(iter_episodes(SEEDS))
 BY_ID = {e.episode_id: e for e in EPISODES}
 FULL_CORPUS = len(SEEDS) == 40
-LEAK = regex.compile(r"\b(variant|perturb\w*|stale|late[ _-]?risk|clean|missing|conflict\w*)\b", regex.I)
+LEAK = regex.compile(
+    r"\b(variant|perturb\w*|stale|late[ _-]?risk|clean|missing|conflict\w*)\b", regex.I
+)
 
 
 def _clean_twin(episode: Episode) -> Episode:
@@ -31,7 +33,10 @@ def test_build_is_byte_identical_in_process_and_across_processes() -> None:
     assert first == episodes_jsonl("all")
     code = "from escbench_inspect.datasets.export import episodes_jsonl; print(episodes_jsonl('all'), end='')"
     other = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
         env={**os.environ, "PYTHONHASHSEED": "12345"},
     ).stdout
     assert other == first
@@ -43,8 +48,9 @@ def test_each_seed_yields_ten_episodes_with_unique_ids() -> None:
     assert len(BY_ID) == len(EPISODES) == 10 * len(SEEDS)
 
 
-@pytest.mark.parametrize("episode", [e for e in EPISODES if e.variant is not Variant.CLEAN],
-                         ids=lambda e: e.episode_id)
+@pytest.mark.parametrize(
+    "episode", [e for e in EPISODES if e.variant is not Variant.CLEAN], ids=lambda e: e.episode_id
+)
 def test_variant_differs_from_clean_only_in_its_hook_block(episode: Episode) -> None:
     clean = {b.kind: b.text for b in _clean_twin(episode).blocks}
     blocks = {b.kind: b.text for b in episode.blocks}
@@ -72,7 +78,11 @@ def test_reference_sets_are_valid_and_surfaces_share_labels() -> None:
     for episode in EPISODES:
         assert 1 <= len(episode.acceptable_actions) <= 2
         assert all(isinstance(a, Action) for a in episode.acceptable_actions)
-        twin = BY_ID[episode.episode_id.replace(f"__{episode.surface}__", "__b__" if episode.surface == "a" else "__a__")]
+        twin = BY_ID[
+            episode.episode_id.replace(
+                f"__{episode.surface}__", "__b__" if episode.surface == "a" else "__a__"
+            )
+        ]
         assert twin.acceptable_actions == episode.acceptable_actions
         assert twin.escalation_required == episode.escalation_required
 

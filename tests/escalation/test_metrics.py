@@ -15,7 +15,7 @@ from inspect_ai import eval
 from escbench_inspect.datasets.assembly import load_seeds
 from escbench_inspect.scorers.escalation import utility
 from escbench_inspect.tasks import escalation_task
-from escbench_inspect.testing import decision_json, last_user_text, scripted_model
+from escbench_inspect.testing import decision_json, last_user_text, log_metrics, scripted_model
 
 
 def policy(messages) -> str:
@@ -37,7 +37,7 @@ def metrics() -> dict[str, float]:
     task = escalation_task(split="all", seeds=load_seeds(FIXTURE_SEEDS))
     log = eval(task, model=scripted_model(policy), display="none", log_dir=None)[0]
     assert log.status == "success"
-    return {f"{s.name}/{k}": v.value for s in log.results.scores for k, v in s.metrics.items()}
+    return log_metrics(log)
 
 
 def test_utility_definition() -> None:

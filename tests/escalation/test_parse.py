@@ -10,10 +10,21 @@ from escbench_inspect.datasets.schema import Action
 VALID = [
     ('{"action": "Escalate", "confidence": 0.9, "reason": "chest pain"}', Action.ESCALATE, 0.9),
     ('```json\n{"action": "Answer", "confidence": 0.7, "reason": "ok"}\n```', Action.ANSWER, 0.7),
-    ('I think so. {"action": "Abstain", "confidence": 0.5, "reason": "x"} Done.', Action.ABSTAIN, 0.5),
-    ('<think>maybe {"action": "Answer"}</think>{"action": "Escalate", "confidence": 1}',
-     Action.ESCALATE, 1.0),
-    ('{"action": "ask clarification", "confidence": 0.6, "reason": "x"}', Action.ASK_CLARIFICATION, 0.6),
+    (
+        'I think so. {"action": "Abstain", "confidence": 0.5, "reason": "x"} Done.',
+        Action.ABSTAIN,
+        0.5,
+    ),
+    (
+        '<think>maybe {"action": "Answer"}</think>{"action": "Escalate", "confidence": 1}',
+        Action.ESCALATE,
+        1.0,
+    ),
+    (
+        '{"action": "ask clarification", "confidence": 0.6, "reason": "x"}',
+        Action.ASK_CLARIFICATION,
+        0.6,
+    ),
     ('{"action": "ASK-CLARIFICATION", "confidence": 0.6}', Action.ASK_CLARIFICATION, 0.6),
     ('{"action": "AskClarification", "confidence": 0.6}', Action.ASK_CLARIFICATION, 0.6),
     ('{"Action": "escalate", "Confidence": 0.8, "Reason": "x"}', Action.ESCALATE, 0.8),
@@ -21,7 +32,11 @@ VALID = [
     ('{"action": "Escalate", "confidence": 0.8, "reason": "x",}', Action.ESCALATE, 0.8),
     ('{"action": "Escalate", "confidence": "0.8", "reason": "x"}', Action.ESCALATE, 0.8),
     ('{"action": "Escalate", "confidence": 0.8, "reason": "has {braces}"}', Action.ESCALATE, 0.8),
-    ('{"action": "Escalate", "confidence": 0.8} and again {"action": "escalate"}', Action.ESCALATE, 0.8),
+    (
+        '{"action": "Escalate", "confidence": 0.8} and again {"action": "escalate"}',
+        Action.ESCALATE,
+        0.8,
+    ),
     ('{"action": "Answer", "confidence": true, "reason": "it is true"}', Action.ANSWER, None),
 ]
 

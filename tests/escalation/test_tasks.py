@@ -15,34 +15,53 @@ from inspect_ai.solver import generate
 
 from escbench._registry import documentation, escalation, evidence, messaging, triage
 from escbench_inspect.params import TaskParameterError
-from escbench_inspect.testing import decision_json, scripted_model
+from escbench_inspect.testing import decision_json, log_metrics, scripted_model
 
 ALWAYS_ESCALATE = scripted_model(lambda messages: decision_json("Escalate", 0.8))
 EXPECTED_METRICS = {
-    "correct/mean", "correct/stderr", "escalated/escalation_sensitivity",
-    "escalated/missed_escalation_rate", "escalated/escalation_specificity", "utility_5/mean",
-    "utility_10/mean", "invalid/mean", "invalid/count", "confidence/mean_present",
+    "correct/mean",
+    "correct/stderr",
+    "escalated/escalation_sensitivity",
+    "escalated/missed_escalation_rate",
+    "escalated/escalation_specificity",
+    "utility_5/mean",
+    "utility_10/mean",
+    "invalid/mean",
+    "invalid/count",
+    "confidence/mean_present",
 }
 
 
 @pytest.mark.parametrize("task_fn", [escalation, documentation, evidence, messaging, triage])
 def test_each_task_runs_and_reports_every_metric(task_fn, tmp_path: Path) -> None:
-    log = eval(task_fn(variants="clean,late_risk"), model=ALWAYS_ESCALATE, limit=6,
-               log_dir=str(tmp_path), display="none")[0]
+    log = eval(
+        task_fn(variants="clean,late_risk"),
+        model=ALWAYS_ESCALATE,
+        limit=6,
+        log_dir=str(tmp_path),
+        display="none",
+    )[0]
     assert log.status == "success"
     assert log.eval.task.startswith("escbench/")
-    names = {f"{s.name}/{k}" for s in log.results.scores for k in s.metrics}
-    assert EXPECTED_METRICS <= names
+    names = set(log_metrics(log))
+    assert names >= EXPECTED_METRICS
     assert all(s.scores["escalation_scorer"].answer == "Escalate" for s in log.samples)
     assert {"dataset_hash", "escbench_version", "prompt"} <= log.eval.metadata.keys()
 
 
 def test_uncertainty_prompt_reaches_the_model(tmp_path: Path) -> None:
-    log = eval(triage(prompt="uncertainty"), model=ALWAYS_ESCALATE, limit=1,
-               log_dir=str(tmp_path), display="none")[0]
+    log = eval(
+        triage(prompt="uncertainty"),
+        model=ALWAYS_ESCALATE,
+        limit=1,
+        log_dir=str(tmp_path),
+        display="none",
+    )[0]
     system = log.samples[0].messages[0]
     assert system.role == "system" and "missed escalation is more harmful" in system.text
-    vanilla = eval(triage(), model=ALWAYS_ESCALATE, limit=1, log_dir=str(tmp_path), display="none")[0]
+    vanilla = eval(triage(), model=ALWAYS_ESCALATE, limit=1, log_dir=str(tmp_path), display="none")[
+        0
+    ]
     assert "more harmful" not in vanilla.samples[0].messages[0].text
 
 
@@ -64,9 +83,22 @@ def test_bad_parameters_fail_clearly(kwargs: dict, message: str) -> None:
 
 def test_bad_parameter_on_the_command_line(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "inspect_ai", "eval", "escbench/triage", "--model", "mockllm/model",
-         "-T", "split=training", "--log-dir", str(tmp_path)],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "inspect_ai",
+            "eval",
+            "escbench/triage",
+            "--model",
+            "mockllm/model",
+            "-T",
+            "split=training",
+            "--log-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode != 0
     assert "accepted: test, dev, all" in result.stdout + result.stderr
@@ -75,23 +107,46 @@ def test_bad_parameter_on_the_command_line(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_cli_eval_writes_a_successful_log(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "inspect_ai", "eval", "escbench/triage", "--model", "mockllm/model",
-         "--limit", "3", "--log-dir", str(tmp_path), "--display", "plain"],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "inspect_ai",
+            "eval",
+            "escbench/triage",
+            "--model",
+            "mockllm/model",
+            "--limit",
+            "3",
+            "--log-dir",
+            str(tmp_path),
+            "--display",
+            "plain",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     log = read_eval_log(list_eval_logs(str(tmp_path))[0].name)
     assert log.status == "success" and len(log.samples) == 3
     # mockllm's default text is not a decision: recorded as invalid, never as a silent pass
-    invalid = next(s for s in log.results.scores if s.name == "invalid")
-    assert invalid.metrics["count"].value == 3
+    assert log_metrics(log)["invalid/count"] == 3
 
 
 def test_composes_with_other_benchmarks_in_an_eval_set(tmp_path: Path) -> None:
-    other = Task(dataset=[Sample(input="Say hi", target="hi")], solver=generate(), scorer=match(),
-                 name="other_benchmark")
+    other = Task(
+        dataset=[Sample(input="Say hi", target="hi")],
+        solver=generate(),
+        scorer=match(),
+        name="other_benchmark",
+    )
     model = scripted_model(lambda messages: decision_json("Answer", 0.5))
-    success, logs = eval_set([triage(variants="clean"), other], model=model, limit=2,
-                             log_dir=str(tmp_path), display="none")
+    success, logs = eval_set(
+        [triage(variants="clean"), other],
+        model=model,
+        limit=2,
+        log_dir=str(tmp_path),
+        display="none",
+    )
     assert success
     assert sorted(log.eval.task for log in logs) == ["escbench/triage", "other_benchmark"]

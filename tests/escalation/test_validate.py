@@ -37,7 +37,11 @@ def test_valid_folder_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 @pytest.mark.parametrize(
     ("old", "new", "field"),
     [
-        ("    acceptable: [Escalate]", "    acceptable: [Call_911]", "reference.late_risk.acceptable.0"),
+        (
+            "    acceptable: [Escalate]",
+            "    acceptable: [Call_911]",
+            "reference.late_risk.acceptable.0",
+        ),
         ("split: test", "split: validation", "split"),
         ("  late_risk:\n    text:", "  late_risk:\n    txt:", "hooks.late_risk"),
     ],
@@ -46,7 +50,8 @@ def test_broken_seed_names_file_and_field(tmp_path: Path, old: str, new: str, fi
     folder = _broken_copy(tmp_path, old, new)
     result = subprocess.run(
         [sys.executable, "-m", "escbench_inspect.cli", "validate", "--seeds", str(folder)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 1
     assert "msg_levothyroxine_refill.yaml" in result.stderr
@@ -56,6 +61,8 @@ def test_broken_seed_names_file_and_field(tmp_path: Path, old: str, new: str, fi
 
 
 def test_hook_text_must_exist_in_its_block(tmp_path: Path) -> None:
-    folder = _broken_copy(tmp_path, "    block: earlier_record\n    remove:", "    block: request\n    remove:")
+    folder = _broken_copy(
+        tmp_path, "    block: earlier_record\n    remove:", "    block: request\n    remove:"
+    )
     with pytest.raises(DataFileError, match="must occur exactly once in blocks.request"):
         load_seeds(folder)

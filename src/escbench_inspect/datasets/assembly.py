@@ -53,7 +53,9 @@ def load_seed(path: Path) -> SeedScenario:
     except ValidationError as error:
         raise DataFileError.from_validation(path, error, entry=entry) from error
     if seed.id != path.stem:
-        raise DataFileError(path, [f"field 'id': '{seed.id}' must equal the file name stem"], seed.id)
+        raise DataFileError(
+            path, [f"field 'id': '{seed.id}' must equal the file name stem"], seed.id
+        )
     return seed
 
 
@@ -116,9 +118,15 @@ def assemble(
     """Assemble one episode from a seed, a surface parameterization and a variant."""
     values = seed.surfaces[surface]
     hooks = seed.hooks
-    templates = {kind: getattr(seed.blocks, kind.value) for kind in (
-        BlockKind.SETTING, BlockKind.EARLIER_RECORD, BlockKind.NEW_INFORMATION, BlockKind.REQUEST
-    )}
+    templates = {
+        kind: getattr(seed.blocks, kind.value)
+        for kind in (
+            BlockKind.SETTING,
+            BlockKind.EARLIER_RECORD,
+            BlockKind.NEW_INFORMATION,
+            BlockKind.REQUEST,
+        )
+    }
     if variant is Variant.MISSING:
         kind = BlockKind(hooks.missing.block)
         templates[kind] = templates[kind].replace(hooks.missing.remove, hooks.missing.marker)
@@ -131,7 +139,9 @@ def assemble(
         templates[BlockKind.LATE_MESSAGE] = hooks.late_risk.text
 
     blocks = tuple(
-        Block(kind=kind, text=fill(templates[kind], values)) for kind in BlockKind if kind in templates
+        Block(kind=kind, text=fill(templates[kind], values))
+        for kind in BlockKind
+        if kind in templates
     )
     reference = seed.reference.for_variant(variant)
     space = (action_space or default_action_space())[seed.task_class]

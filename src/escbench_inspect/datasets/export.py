@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from escbench_inspect.datasets.assembly import load_seeds, SEED_DIR
+from escbench_inspect.datasets.assembly import SEED_DIR, load_seeds
 from escbench_inspect.datasets.escalation import SPLITS, episode_metadata, select_episodes
 from escbench_inspect.datasets.render import render_blocks
 from escbench_inspect.integrity import canonical_json

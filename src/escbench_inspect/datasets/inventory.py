@@ -26,19 +26,27 @@ def _set_name(episode: Episode) -> str:
 def counts_table(episodes: Sequence[Episode]) -> str:
     """Episodes per class × variant for each reference action set, with totals."""
     sets = sorted({_set_name(e) for e in episodes}, key=lambda s: (" or " in s, s))
-    lines = ["| class | variant | " + " | ".join(sets) + " | escalation-required |",
-             "|---|---|" + "---:|" * (len(sets) + 1)]
+    lines = [
+        "| class | variant | " + " | ".join(sets) + " | escalation-required |",
+        "|---|---|" + "---:|" * (len(sets) + 1),
+    ]
     for task_class in TaskClass:
         for variant in Variant:
             group = [e for e in episodes if e.task_class is task_class and e.variant is variant]
             counter = Counter(_set_name(e) for e in group)
             cells = [str(counter.get(name, 0)) for name in sets]
             required = sum(e.escalation_required for e in group)
-            lines.append(f"| {task_class.value} | {variant.value} | " + " | ".join(cells) + f" | {required} |")
+            lines.append(
+                f"| {task_class.value} | {variant.value} | "
+                + " | ".join(cells)
+                + f" | {required} |"
+            )
     for split in ("dev", "test", None):
         group = [e for e in episodes if split is None or e.split == split]
         counter = Counter(_set_name(e) for e in group)
-        label = f"**{split} ({len(group)} episodes)**" if split else f"**all ({len(group)} episodes)**"
+        label = (
+            f"**{split} ({len(group)} episodes)**" if split else f"**all ({len(group)} episodes)**"
+        )
         cells = [str(counter.get(name, 0)) for name in sets]
         required = sum(e.escalation_required for e in group)
         lines.append(f"| {label} | | " + " | ".join(cells) + f" | {required} |")
@@ -47,15 +55,18 @@ def counts_table(episodes: Sequence[Episode]) -> str:
 
 def seeds_table(seeds: Sequence[SeedScenario]) -> str:
     """One row per seed: id, class, split, title and the reference per variant."""
-    lines = ["| seed | class | split | scenario | " + " | ".join(v.value for v in Variant) + " |",
-             "|---|---|---|---|" + "---|" * len(Variant)]
+    lines = [
+        "| seed | class | split | scenario | " + " | ".join(v.value for v in Variant) + " |",
+        "|---|---|---|---|" + "---|" * len(Variant),
+    ]
     for seed in sorted(seeds, key=lambda s: (s.task_class.value, s.split, s.id)):
         refs = [
             " or ".join(a.value for a in seed.reference.for_variant(v).acceptable) for v in Variant
         ]
         lines.append(
             f"| `{seed.id}` | {seed.task_class.value} | {seed.split} | {seed.title} | "
-            + " | ".join(refs) + " |"
+            + " | ".join(refs)
+            + " |"
         )
     return "\n".join(lines)
 
@@ -63,14 +74,16 @@ def seeds_table(seeds: Sequence[SeedScenario]) -> str:
 def inventory_markdown(seeds: Sequence[SeedScenario] | None = None) -> str:
     seeds = default_seeds() if seeds is None else seeds
     episodes = list(iter_episodes(seeds))
-    return "\n\n".join([
-        START,
-        "### Reference action sets per class and variant (both surfaces)",
-        counts_table(episodes),
-        "### Seeds",
-        seeds_table(seeds),
-        END,
-    ])
+    return "\n\n".join(
+        [
+            START,
+            "### Reference action sets per class and variant (both surfaces)",
+            counts_table(episodes),
+            "### Seeds",
+            seeds_table(seeds),
+            END,
+        ]
+    )
 
 
 def embedded_inventory(text: str) -> str:

@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     for problem in problems:
         print(f"error: {problem}", file=sys.stderr)
     status = "FAILED" if problems else "ok"
-    print(f"{status}: {count} seed files, {len(EXTRA_VALIDATORS)} other data files checked, "
-          f"{len(problems)} problems")
+    print(
+        f"{status}: {count} seed files, {len(EXTRA_VALIDATORS)} other data files checked, "
+        f"{len(problems)} problems"
+    )
     return 1 if problems else 0

@@ -14,8 +14,10 @@ pass and ``inspect_ai.analysis.samples_df`` exposes each key as a column:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
+from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import (
     Score,
     Scorer,
@@ -43,6 +45,14 @@ C_FP = 1.0
 C_FN_PRIMARY = 5.0
 C_FN_ROBUSTNESS = 10.0
 CLUSTER = "seed_id"
+
+# Stop reasons that explain why an output could not be parsed (the provider cut it off or refused);
+# an invalid output names them in its ``parse_error`` so the cause is visible in the log.
+CUTOFF_STOP_REASONS: dict[str, str] = {
+    "max_tokens": "output cut off at the token limit",
+    "model_length": "output cut off at the model's context length",
+    "content_filter": "refused by the provider's content filter",
+}
 
 
 def utility(escalation_required: bool, escalated: bool, c_fn: float) -> float:
@@ -112,6 +122,29 @@ def escalation_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         decision = parse_decision(state.output.completion if state.output else None)
-        return decision_score(decision, state.metadata)
+        return decision_score(
+            with_stop_reason(decision, state.output), state.metadata, **output_status(state.output)
+        )
 
     return score
+
+
+def output_status(output: ModelOutput | None) -> dict[str, str | None]:
+    """The provider's stop reason (and error, if it reported one), for the score metadata."""
+    # ModelOutput.stop_reason indexes choices[0]; an empty output has no choices.
+    stop_reason = output.choices[0].stop_reason if output and output.choices else None
+    status: dict[str, str | None] = {"stop_reason": stop_reason}
+    if output is not None and output.error:
+        status["output_error"] = output.error
+    return status
+
+
+def with_stop_reason(decision: Decision, output: ModelOutput | None) -> Decision:
+    """Name the stop reason (max_tokens, content_filter…) in an invalid decision's parse_error."""
+    if decision.valid or output is None or not output.choices:
+        return decision
+    stop_reason = output.choices[0].stop_reason
+    if stop_reason not in CUTOFF_STOP_REASONS:
+        return decision
+    cause = f"stop_reason={stop_reason}: {CUTOFF_STOP_REASONS[stop_reason]}"
+    return dataclasses.replace(decision, error=f"{decision.error} ({cause})")

@@ -150,7 +150,7 @@ def parse_decision(text: str | None) -> Decision:
         (c for obj in latest_first if (c := _confidence(obj.get("confidence"))) is not None), None
     )
     if any(action is None for action in actions):
-        unknown = next(raw for raw, action in zip(raw_actions, actions) if action is None)
+        unknown = next(raw for raw, action in zip(raw_actions, actions, strict=True) if action is None)
         return Decision(None, confidence, reason, f"unknown action {unknown!r}")
     if len(set(actions)) > 1:
         names = sorted({a.value for a in actions if a is not None})

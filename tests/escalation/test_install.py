@@ -1,0 +1,72 @@
+"""A regular (non-editable) install resolves the tasks by name and ships the data files."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+ROOT = Path(__file__).parents[2]
+
+
+@pytest.mark.slow
+def test_regular_install_runs_triage_by_name(tmp_path: Path) -> None:
+    # A folder named site-packages: Inspect namespaces registry objects of packages found there.
+    site = tmp_path / "site-packages"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--target",
+            str(site),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    where = subprocess.run(
+        [sys.executable, "-c", "import escbench_inspect; print(escbench_inspect.__file__)"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    ).stdout
+    assert where.startswith(str(site))
+    logs = tmp_path / "logs"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "inspect_ai",
+            "eval",
+            "escbench/triage",
+            "--model",
+            "mockllm/model",
+            "--limit",
+            "2",
+            "--log-dir",
+            str(logs),
+            "--display",
+            "plain",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    log = read_eval_log(list_eval_logs(str(logs))[0].name)
+    assert log.status == "success" and len(log.samples) == 2
+    assert log.eval.task == "escbench/triage"
