@@ -13,7 +13,18 @@ import sys
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "build": ("escbench_inspect.datasets.export", "Export the assembled episodes as JSONL."),
-    "validate": ("escbench_inspect.datasets.validate", "Validate every data file; name file and field."),
+    "validate": (
+        "escbench_inspect.datasets.validate",
+        "Validate every data file; name file and field.",
+    ),
+    "tune": (
+        "escbench_inspect.analysis.tune",
+        "Tune the risk controller on dev-split logs (post hoc).",
+    ),
+    "css": (
+        "escbench_inspect.css.cli",
+        "CSS: counts, rejudge, agreement (kappa/rho), CSS-vs-CMS report.",
+    ),
     "report": (
         "escbench_inspect.analysis.report",
         "Tables, statistics and figures of the paper from escalation logs.",

@@ -77,9 +77,12 @@ def mutate(intervention: Intervention, case: Case, data: CssData | None = None) 
             raise MutationError("no_ongoing_line")
         current = case.lines[-1]
         cycle_days = data.regimens[current.regimen].cycle_days
-        progressed = current.model_copy(update={
-            "status": "progressed",
-            "end": current.start + dt.timedelta(days=current.cycles * cycle_days)})
+        progressed = current.model_copy(
+            update={
+                "status": "progressed",
+                "end": current.start + dt.timedelta(days=current.cycles * cycle_days),
+            }
+        )
         update["lines"] = (*case.lines[:-1], progressed)
     elif op == "remove_surgery":
         if case.surgery is None:

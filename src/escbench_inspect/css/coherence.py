@@ -54,8 +54,7 @@ def coherence_problems(case: Case, data: CssData | None = None) -> list[str]:
         problems.append("mutually_exclusive_drivers_co_occur")
     spec = data.cancers[case.cancer]
     for name, state in case.biomarkers.items():
-        if name not in spec.biomarkers or (state is not None
-                                           and state not in spec.biomarkers[name].states):
+        if name not in spec.biomarkers or (state is not None and state not in spec.biomarkers[name].states):
             problems.append("unknown_biomarker_state")
     try:
         spec.stage_group(case.t, case.n, case.m)

@@ -43,7 +43,8 @@ class CssData:
 
 def _read_yaml(path: Path) -> Any:
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
     except FileNotFoundError as error:
         raise DataFileError(path, ["file not found"]) from error
     except yaml.YAMLError as error:
@@ -81,8 +82,11 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
         for name, states in regimen.requires.items():
             bad = sorted(set(states) - biomarker_states.get(name, set()))
             if name not in biomarker_states or bad:
-                raise DataFileError(regimens_path, [f"field 'requires.{name}': unknown biomarker "
-                                                    f"or state(s) {bad or name}"], entry=rid)
+                raise DataFileError(
+                    regimens_path,
+                    [f"field 'requires.{name}': unknown biomarker or state(s) {bad or name}"],
+                    entry=rid,
+                )
     known_facts = set(BASE_FACTS) | set(biomarker_states)
 
     consensus_path = root / "consensus.yaml"
@@ -96,8 +100,7 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
         rule = _validate(ConsensusRule, raw_rule, consensus_path, entry)
         problems = [f"field 'when': {p}" for p in condition_problems(rule.when, known_facts)]
         if rule.standard_first_line and rule.standard_first_line not in regimens:
-            problems.append(f"field 'standard_first_line': unknown regimen "
-                            f"'{rule.standard_first_line}'")
+            problems.append(f"field 'standard_first_line': unknown regimen '{rule.standard_first_line}'")
         if problems:
             raise DataFileError(consensus_path, problems, entry=entry)
         rules.append(rule)
@@ -113,12 +116,10 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
     for i, raw_iv in enumerate(catalog_raw.get("interventions") or []):
         entry = str(raw_iv.get("id", f"interventions[{i}]")) if isinstance(raw_iv, dict) else str(i)
         iv: Intervention = _validate(Intervention, raw_iv, catalog_path, entry)
-        problems = [f"field 'applies_if': {p}"
-                    for p in condition_problems(iv.applies_if, known_facts)]
+        problems = [f"field 'applies_if': {p}" for p in condition_problems(iv.applies_if, known_facts)]
         for cancer, marker in iv.change.targets.items():
             if cancer not in cancers or marker not in cancers[cancer].biomarkers:
-                problems.append(f"field 'change.targets.{cancer}': '{marker}' is not a biomarker "
-                                f"of {cancer}")
+                problems.append(f"field 'change.targets.{cancer}': '{marker}' is not a biomarker of {cancer}")
         for marker, mapping in iv.change.map.items():
             for old, new in mapping.items():
                 bad = {old, new} - biomarker_states.get(marker, set())
@@ -130,8 +131,14 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
 
     background_path = root / "background.yaml"
     background = _validate(Background, _read_yaml(background_path), background_path)
-    return CssData(cancers=cancers, regimens=regimens, consensus=tuple(rules), catalog=catalog,
-                   background=background, catalog_raw=catalog_raw)
+    return CssData(
+        cancers=cancers,
+        regimens=regimens,
+        consensus=tuple(rules),
+        catalog=catalog,
+        background=background,
+        catalog_raw=catalog_raw,
+    )
 
 
 @lru_cache(maxsize=1)

@@ -47,8 +47,12 @@ def make_surgery(case: Case, data: CssData) -> Surgery:
     examined = rng.randint(low, high)
     n_digit = case.n[1] if len(case.n) > 1 and case.n[1].isdigit() else "0"
     positive = {"0": 0, "1": rng.randint(1, 3), "2": rng.randint(4, 7)}.get(n_digit, 2)
-    return Surgery(procedure=procedure, date=case.diagnosis_date + dt.timedelta(days=rng.randint(30, 44)),
-                   nodes_examined=max(examined, positive), nodes_positive=positive)
+    return Surgery(
+        procedure=procedure,
+        date=case.diagnosis_date + dt.timedelta(days=rng.randint(30, 44)),
+        nodes_examined=max(examined, positive),
+        nodes_positive=positive,
+    )
 
 
 def make_metastatic_sites(case: Case, data: CssData) -> tuple[str, ...]:
@@ -69,14 +73,26 @@ def make_first_line(case: Case, data: CssData, status: str) -> TreatmentLine | N
     start = case.diagnosis_date + dt.timedelta(days=rng.randint(24, 35))
     if status == "ongoing":
         cycles = rng.randint(4, 8)
-        return TreatmentLine(setting="metastatic", line=1, regimen=regimen_id, start=start,
-                             cycles=cycles, status="ongoing",
-                             best_response=rng.choice(["partial response", "stable disease"]))
+        return TreatmentLine(
+            setting="metastatic",
+            line=1,
+            regimen=regimen_id,
+            start=start,
+            cycles=cycles,
+            status="ongoing",
+            best_response=rng.choice(["partial response", "stable disease"]),
+        )
     cycles = rng.randint(6, 12)
-    return TreatmentLine(setting="metastatic", line=1, regimen=regimen_id, start=start,
-                         cycles=cycles, status="progressed",
-                         best_response=rng.choice(["partial response", "stable disease"]),
-                         end=start + dt.timedelta(days=cycles * regimen.cycle_days))
+    return TreatmentLine(
+        setting="metastatic",
+        line=1,
+        regimen=regimen_id,
+        start=start,
+        cycles=cycles,
+        status="progressed",
+        best_response=rng.choice(["partial response", "stable disease"]),
+        end=start + dt.timedelta(days=cycles * regimen.cycle_days),
+    )
 
 
 def _make_case(cancer: str, index: int, situation: str, data: CssData, seed: int) -> Case:
@@ -84,8 +100,7 @@ def _make_case(cancer: str, index: int, situation: str, data: CssData, seed: int
     case_id = f"{cancer}-{index + 1:03d}"
     rng = rng_for(case_id, "base", seed)
     profile = rng.choices(spec.profiles, weights=[p.weight for p in spec.profiles])[0]
-    histologies = [h for h in spec.histologies
-                   if profile.histology_group in (None, h.group)]
+    histologies = [h for h in spec.histologies if profile.histology_group in (None, h.group)]
     histology = rng.choice(histologies)
     site = rng.choice(spec.sites)
     stage = rng.choice(spec.stages)
@@ -119,8 +134,7 @@ def _make_case(cancer: str, index: int, situation: str, data: CssData, seed: int
     if situation == "early_resected":
         return case.model_copy(update={"surgery": make_surgery(case, data)})
     if situation.startswith("metastatic"):
-        case = case.model_copy(update={"m": "M1",
-                                       "metastatic_sites": make_metastatic_sites(case, data)})
+        case = case.model_copy(update={"m": "M1", "metastatic_sites": make_metastatic_sites(case, data)})
         status = {"metastatic_on_treatment": "ongoing", "metastatic_progressed": "progressed"}
         if situation in status:
             line = make_first_line(case, data, status[situation])
@@ -132,14 +146,15 @@ def _make_case(cancer: str, index: int, situation: str, data: CssData, seed: int
 def generate_cases(seed: int = CORPUS_SEED, data: CssData | None = None) -> tuple[Case, ...]:
     """The full corpus: ``CASES_PER_CANCER`` cases for each of the five cancers, in a fixed order."""
     data = data or packaged_data()
-    cases: list[Case] = []
+    by_cancer: dict[str, list[Case]] = {}
     for cancer in CANCERS:
+        cases = by_cancer.setdefault(cancer, [])
         situations = [name for name, count in SITUATIONS for _ in range(count)]
         random.Random(f"escbench-css:{seed}:{cancer}:situations").shuffle(situations)
         for index, situation in enumerate(situations):
-            cases.append(Case.model_validate(
-                _make_case(cancer, index, situation, data, seed).model_dump()))
-    return tuple(cases)
+            cases.append(Case.model_validate(_make_case(cancer, index, situation, data, seed).model_dump()))
+    # interleave cancers so that "the first N cases" is a balanced subset
+    return tuple(by_cancer[c][i] for i in range(CASES_PER_CANCER) for c in CANCERS)
 
 
 @lru_cache(maxsize=4)

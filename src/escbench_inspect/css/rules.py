@@ -11,10 +11,21 @@ from typing import Any
 
 from escbench_inspect.css.schema import Case
 
-BASE_FACTS: frozenset[str] = frozenset({
-    "cancer", "setting", "resected", "status", "histology_group", "side", "t", "n", "group",
-    "bone_mets", "liver_only",
-})
+BASE_FACTS: frozenset[str] = frozenset(
+    {
+        "cancer",
+        "setting",
+        "resected",
+        "status",
+        "histology_group",
+        "side",
+        "t",
+        "n",
+        "group",
+        "bone_mets",
+        "liver_only",
+    }
+)
 
 
 def case_facts(case: Case, stage_group: str) -> dict[str, Any]:

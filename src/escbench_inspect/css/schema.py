@@ -45,8 +45,7 @@ class TreatmentLine(_Frozen):
     start: dt.date
     cycles: int = Field(ge=1)
     status: Literal["ongoing", "progressed", "completed"]
-    best_response: Literal["complete response", "partial response", "stable disease",
-                           "progressive disease"]
+    best_response: Literal["complete response", "partial response", "stable disease", "progressive disease"]
     end: dt.date | None = None
 
 
@@ -160,8 +159,7 @@ class CancerSpec(_Frozen):
     def _profiles_known(self) -> CancerSpec:
         for i, profile in enumerate(self.profiles):
             if set(profile.biomarkers) != set(self.biomarkers):
-                raise ValueError(f"profiles[{i}] must list exactly the biomarkers "
-                                 f"{sorted(self.biomarkers)}")
+                raise ValueError(f"profiles[{i}] must list exactly the biomarkers {sorted(self.biomarkers)}")
             for name, state in profile.biomarkers.items():
                 if state is not None and state not in self.biomarkers[name].states:
                     raise ValueError(f"profiles[{i}].biomarkers.{name}: unknown state '{state}'")
@@ -201,9 +199,16 @@ class ConsensusFile(_Frozen):
     rules: list[ConsensusRule] = Field(min_length=1)
 
 
-Op = Literal["set_biomarker", "delete_biomarker", "add_progressed_first_line",
-             "progress_current_line", "remove_surgery", "add_surgery", "add_metastases",
-             "remove_metastases"]
+Op = Literal[
+    "set_biomarker",
+    "delete_biomarker",
+    "add_progressed_first_line",
+    "progress_current_line",
+    "remove_surgery",
+    "add_surgery",
+    "add_metastases",
+    "remove_metastases",
+]
 
 
 class Change(_Frozen):

@@ -1,0 +1,172 @@
+"""``escbench css``: counts, rejudge, agreement and report over CSS logs.
+
+escbench css counts [--chart-length short]
+escbench css rejudge LOG --grader PROVIDER/MODEL [--out PATH] [--allow-self-judge] [--no-cms]
+escbench css agreement --judge-a LOG... --judge-b LOG... [--human CSV]
+escbench css report LOG... [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+from collections import Counter
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="css_command", required=True, metavar="ACTION")
+    counts = sub.add_parser("counts", help="Cases, tuples per intervention, exclusions, lengths.")
+    counts.add_argument("--chart-length", default="short")
+    rejudge = sub.add_parser("rejudge", help="Re-score a log with another grader.")
+    rejudge.add_argument("log")
+    rejudge.add_argument("--grader", required=True, help="provider/model for the grader role")
+    rejudge.add_argument("--out", help="output log path (default: next to the input)")
+    rejudge.add_argument("--allow-self-judge", action="store_true")
+    rejudge.add_argument("--no-cms", action="store_true", help="re-judge CSS only")
+    agreement = sub.add_parser("agreement", help="Kappa between judges, rho of model rankings.")
+    agreement.add_argument("--judge-a", nargs="+", required=True, help="logs scored by judge A")
+    agreement.add_argument("--judge-b", nargs="*", default=[], help="same runs, judge B")
+    agreement.add_argument("--human", help="CSV sample_id,rater,score for LLM-vs-majority kappa")
+    report = sub.add_parser("report", help="CSS vs CMS per model, both rankings and rho.")
+    report.add_argument("logs", nargs="+")
+    report.add_argument("--out", help="directory for css_report.csv / .md / .json")
+
+
+def _fmt(value: float) -> str:
+    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
+
+
+def run_counts(args: argparse.Namespace) -> int:
+    from escbench_inspect.css.dataset import chart_sections, exclusions, plan_tuples, validate_params
+    from escbench_inspect.css.render import render_chart
+
+    selection = validate_params(chart_length=args.chart_length)
+    plans, reasons = plan_tuples(selection)
+    per_iv = Counter(p.intervention_id for p in plans)
+    lengths = [len(render_chart(chart_sections(c, None, args.chart_length))) for c in selection.case_ids]
+    print(
+        f"cases in corpus: {len(selection.case_ids)}; cases with >=1 tuple: "
+        f"{len({p.case_id for p in plans})}; tuples: {len(plans)}"
+    )
+    for iv_id in selection.interventions:
+        print(f"  {iv_id:40s} {per_iv.get(iv_id, 0):4d}")
+    print("excluded by reason:")
+    for reason, count in sorted(reasons.items()):
+        print(f"  {reason:40s} {count:4d}")
+    by_iv = Counter((iv, reason) for _, iv, reason in exclusions(selection))
+    for (iv_id, reason), count in sorted(by_iv.items()):
+        print(f"    {iv_id} / {reason}: {count}")
+    print(
+        f"baseline chart length ({args.chart_length}), characters: median "
+        f"{statistics.median(lengths):.0f}, min {min(lengths)}, max {max(lengths)}"
+    )
+    return 0
+
+
+def run_rejudge(args: argparse.Namespace) -> int:
+    from escbench_inspect.css.agreement import rejudge
+
+    target = rejudge(args.log, args.grader, args.out, args.allow_self_judge, cms=not args.no_cms)
+    print(f"re-judged log written to {target}")
+    return 0
+
+
+def run_agreement(args: argparse.Namespace) -> int:
+    from inspect_ai.log import read_eval_log
+
+    from escbench_inspect.css.agreement import (
+        human_agreement,
+        judge_agreement,
+        read_human_ratings,
+        sample_scores,
+        spearman_rho,
+        summarize,
+    )
+
+    logs_a = [read_eval_log(p) for p in args.judge_a]
+    logs_b = [read_eval_log(p) for p in args.judge_b]
+    if logs_b:
+        if len(logs_b) != len(logs_a):
+            raise SystemExit("--judge-a and --judge-b need the same runs, in the same order")
+        pooled_a, pooled_b = {}, {}
+        for la, lb in zip(logs_a, logs_b, strict=True):
+            model = str(la.eval.model)
+            pooled_a.update({f"{model}:{k}": v for k, v in sample_scores(la).items()})
+            pooled_b.update({f"{model}:{k}": v for k, v in sample_scores(lb).items()})
+        kappa, n = judge_agreement(pooled_a, pooled_b)
+        print(f"Cohen's kappa between judges on {{0, 0.5, 1}}: {kappa:.3f} (n={n})")
+        if len(logs_a) >= 2:
+            css_a = [summarize(log).css for log in logs_a]
+            css_b = [summarize(log).css for log in logs_b]
+            print(
+                f"Spearman rho of model CSS rankings (judge A vs B): "
+                f"{spearman_rho(css_a, css_b):.3f} over {len(css_a)} models"
+            )
+    if args.human:
+        human = read_human_ratings(args.human)
+        for log in logs_a:
+            result = human_agreement(sample_scores(log), human)
+            print(
+                f"{log.eval.model}: LLM-vs-human-majority kappa {result['kappa']:.3f} "
+                f"(n={result['n']}, exact {result['exact']}, human ties {result['human_ties']})"
+            )
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from inspect_ai.log import read_eval_log
+
+    from escbench_inspect.css.agreement import ranks, spearman_rho, summarize
+
+    summaries = [summarize(read_eval_log(p)) for p in args.logs]
+    css_rank = ranks([s.css for s in summaries])
+    cms_rank = ranks([s.cms for s in summaries])
+    header = "| model | grader | CSS | CSS rank | CMS | CMS rank | scored tuples | unscored |"
+    rows = [header, "|" + "---|" * 8]
+    for s, rc, rm in zip(summaries, css_rank, cms_rank, strict=True):
+        rows.append(
+            f"| {s.model} | {s.grader} | {_fmt(s.css)} | {rc} | {_fmt(s.cms)} | {rm} | "
+            f"{s.n_css} | {s.css_unscored} |"
+        )
+    rho = None
+    finite = [s for s in summaries if not (math.isnan(s.css) or math.isnan(s.cms))]
+    if len(finite) >= 2:
+        rho = spearman_rho([s.css for s in finite], [s.cms for s in finite])
+    table = "\n".join(rows)
+    print(table)
+    print(f"Spearman rho (CSS vs CMS rankings): {_fmt(rho) if rho is not None else 'n/a'}")
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "css_report.md").write_text(
+            table + f"\n\nSpearman rho (CSS vs CMS): {_fmt(rho) if rho is not None else 'n/a'}\n",
+            encoding="utf-8",
+        )
+        with (out / "css_report.csv").open("w", encoding="utf-8") as handle:
+            handle.write("model,grader,css,css_rank,cms,cms_rank,scored_tuples,unscored\n")
+            for s, rc, rm in zip(summaries, css_rank, cms_rank, strict=True):
+                handle.write(f"{s.model},{s.grader},{s.css},{rc},{s.cms},{rm},{s.n_css},{s.css_unscored}\n")
+        (out / "css_report.json").write_text(
+            json.dumps(
+                {
+                    "models": [s.__dict__ for s in summaries],
+                    "css_rank": css_rank,
+                    "cms_rank": cms_rank,
+                    "spearman_rho": rho,
+                },
+                indent=2,
+                default=str,
+            ),
+            encoding="utf-8",
+        )
+        print(f"written to {out}")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    return {"counts": run_counts, "rejudge": run_rejudge, "agreement": run_agreement, "report": run_report}[
+        args.css_command
+    ](args)
