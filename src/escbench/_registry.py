@@ -71,5 +71,7 @@ evidence = task(name="evidence")(_single_class("evidence"))
 messaging = task(name="messaging")(_single_class("messaging"))
 triage = task(name="triage")(_single_class("triage"))
 
+# Tasks and scorers defined in sibling modules (scorers: inspect score --scorer escbench/<name>).
+from escbench import _scorers  # noqa: E402,F401
 from escbench._agent_tasks import css_agent  # noqa: E402,F401
 from escbench._css_tasks import css  # noqa: E402,F401

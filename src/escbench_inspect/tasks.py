@@ -50,9 +50,9 @@ def escalation_task(
         task_solver, agent_scorers = decision_solver(prompt=prompt, structured=structured), []
     scorers: list[Scorer] = [escalation_scorer()]
     if controller is not None:
-        from escbench_inspect.scorers.controller import controller_scorer
+        from escbench_inspect.scorers.controller import controller_scorers
 
-        scorers.append(controller_scorer(controller))
+        scorers.extend(controller_scorers(controller))
     scorers.extend(agent_scorers)
     return Task(
         dataset=dataset,

@@ -117,9 +117,7 @@ def labels(metadata: dict) -> dict[str, bool]:
     }
 
 
-def corpus_quality(
-    samples: Iterable[tuple[str, dict]], lexicon: Lexicon | None = None
-) -> dict[str, PR]:
+def corpus_quality(samples: Iterable[tuple[str, dict]], lexicon: Lexicon | None = None) -> dict[str, PR]:
     predicted: dict[str, list[bool]] = {d: [] for d in DETECTORS}
     actual: dict[str, list[bool]] = {d: [] for d in DETECTORS}
     for text, metadata in samples:
@@ -145,9 +143,9 @@ def stress_quality(stress: StressSet, lexicon: Lexicon | None = None) -> dict[st
             "trigger_recall": sum(trig) / len(items) if items else float("nan"),
             "paraphrase_recall": sum(para) / len(items) if items else float("nan"),
             "control_false_positives": f"{sum(ctrl)}/{len(controls)}",
-            "missed_triggers": [i.id for i, hit in zip(items, trig) if not hit],
-            "missed_paraphrases": [i.id for i, hit in zip(items, para) if not hit],
-            "firing_controls": [c.text for c, hit in zip(controls, ctrl) if hit],
+            "missed_triggers": [i.id for i, hit in zip(items, trig, strict=True) if not hit],
+            "missed_paraphrases": [i.id for i, hit in zip(items, para, strict=True) if not hit],
+            "firing_controls": [c.text for c, hit in zip(controls, ctrl, strict=True) if hit],
         }
     return result
 
@@ -165,8 +163,15 @@ def quality_table(origins: Iterable[str] | None = None) -> dict:
         "episodes": len(samples),
         "seeds": len({m["seed_id"] for _, m in samples}),
         "corpus": {
-            n: {"precision": q.precision, "recall": q.recall, "tp": q.tp, "fp": q.fp, "fn": q.fn,
-                "paper_precision": PAPER[n][0], "paper_recall": PAPER[n][1]}
+            n: {
+                "precision": q.precision,
+                "recall": q.recall,
+                "tp": q.tp,
+                "fp": q.fp,
+                "fn": q.fn,
+                "paper_precision": PAPER[n][0],
+                "paper_recall": PAPER[n][1],
+            }
             for n, q in corpus.items()
         },
         "stress": stress,
@@ -177,8 +182,7 @@ def format_table(table: dict) -> str:
     lines = [
         f"lexicon origins: {', '.join(table['origins'])}; "
         f"{table['episodes']} episodes from {table['seeds']} seeds",
-        f"{'detector':<10} {'P':>5} {'R':>5} {'paper P/R':>10} {'trigger R':>9} {'para R':>7} "
-        f"{'ctrl FP':>7}",
+        f"{'detector':<10} {'P':>5} {'R':>5} {'paper P/R':>10} {'trigger R':>9} {'para R':>7} {'ctrl FP':>7}",
     ]
     for name in DETECTORS:
         c, s = table["corpus"][name], table["stress"][name]
@@ -192,8 +196,13 @@ def format_table(table: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--origins", nargs="+", choices=ORIGINS, default=None,
-                        help="restrict the lexicon to entries of these origins")
+    parser.add_argument(
+        "--origins",
+        nargs="+",
+        choices=ORIGINS,
+        default=None,
+        help="restrict the lexicon to entries of these origins",
+    )
     parser.add_argument("--json", action="store_true", help="print the full table as JSON")
     args = parser.parse_args(argv)
     table = quality_table(args.origins)

@@ -55,12 +55,20 @@ def _save(fig: plt.Figure, out_dir: Path, name: str) -> str:
     return f"figures/{name}"
 
 
-def _label_bars(ax: plt.Axes, bars, values: list[float], size: float) -> None:
-    for bar, value in zip(bars, values, strict=True):
+def _label_bars(ax: plt.Axes, bars, values, tops, size: float) -> None:
+    """Value above each bar (above its error bar when ``tops`` gives the CI's upper end)."""
+    for bar, value, top in zip(bars, values, tops, strict=True):
         text = "n/a" if not math.isfinite(value) else f"{value:.2f}"
-        y = 0.0 if not math.isfinite(value) else value
-        ax.annotate(text, (bar.get_x() + bar.get_width() / 2, y), xytext=(0, 2),
-                    textcoords="offset points", ha="center", va="bottom", fontsize=size)
+        y = top if math.isfinite(top) else (value if math.isfinite(value) else 0.0)
+        ax.annotate(
+            text,
+            (bar.get_x() + bar.get_width() / 2, y),
+            xytext=(0, 2),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+            fontsize=size,
+        )
 
 
 def figure1(report: Report, out_dir: Path) -> str:
@@ -81,106 +89,177 @@ def figure1(report: Report, out_dir: Path) -> str:
         low = np.nan_to_num(values - part["ci_low"].to_numpy(dtype=float))
         high = np.nan_to_num(part["ci_high"].to_numpy(dtype=float) - values)
         bars = ax.bar(
-            x, np.nan_to_num(values), width * 0.92,
+            x,
+            np.nan_to_num(values),
+            width * 0.92,
             color=[colors[m] for m in models],
             alpha=PROMPT_SHADES[prompts.index(prompt) % len(PROMPT_SHADES)],
             hatch=HATCHES[controllers.index(controller) % len(HATCHES)],
-            edgecolor="black", linewidth=0.6,
-            yerr=[low, high], capsize=3, error_kw={"elinewidth": 0.8},
+            edgecolor="black",
+            linewidth=0.6,
+            yerr=[low, high],
+            capsize=3,
+            error_kw={"elinewidth": 0.8},
         )
-        _label_bars(ax, bars, list(values), 7 if len(series) * len(models) > 8 else 8)
+        tops = part["ci_high"].to_numpy(dtype=float)
+        _label_bars(ax, bars, list(values), list(tops), 7 if len(series) * len(models) > 8 else 8)
     ax.set_xticks(np.arange(len(models)), [names[m] for m in models])
-    ax.set_ylim(0, 1.12)
+    ax.set_ylim(0, 1.15)
     ax.set_ylabel("Sensitivity on late-risk episodes")
     ax.set_title("Fig. 1 — Late-arriving red flags caught (escalated)")
     if len(series) > 1:
         handles = [
-            plt.Rectangle((0, 0), 1, 1, facecolor="0.5", edgecolor="black",
-                          alpha=PROMPT_SHADES[prompts.index(p) % len(PROMPT_SHADES)],
-                          hatch=HATCHES[controllers.index(c) % len(HATCHES)])
+            plt.Rectangle(
+                (0, 0),
+                1,
+                1,
+                facecolor="0.5",
+                edgecolor="black",
+                alpha=PROMPT_SHADES[prompts.index(p) % len(PROMPT_SHADES)],
+                hatch=HATCHES[controllers.index(c) % len(HATCHES)],
+            )
             for p, c in series
         ]
-        ax.legend(handles, [f"{p} · {c}" for p, c in series], title="prompt · controller",
-                  fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0),
-                  frameon=False)
+        ax.legend(
+            handles,
+            [f"{p} · {c}" for p, c in series],
+            title="prompt · controller",
+            fontsize=8,
+            title_fontsize=8,
+            loc="upper left",
+            bbox_to_anchor=(1.0, 1.0),
+            frameon=False,
+        )
     _style(ax)
     return _save(fig, out_dir, "fig1_late_risk_sensitivity.png")
 
 
 def figure2(report: Report, out_dir: Path) -> str:
-    """Decision accuracy by variant (x) and model (bars), one panel per prompt condition."""
+    """Decision accuracy by variant (x) and model (bars), one row per prompt condition."""
     from escbench_inspect.analysis.report import VARIANTS
 
     table = report.table2[report.table2["controller"] == MODEL_ACTION]
     models = sorted(table["model"].unique())
     names, colors = short_names(models), _colors(models)
     prompts = list(dict.fromkeys(table["prompt"]))
+    width_in = min(14.0, max(6.5, 2.0 + 0.32 * len(VARIANTS) * len(models)))
     fig, axes = plt.subplots(
-        1, len(prompts), figsize=(max(5.5, 1.5 + len(VARIANTS) * len(models) * 0.45) * len(prompts)
-                                  ** 0.85, 4.0), sharey=True, squeeze=False,
+        len(prompts), 1, figsize=(width_in, 3.0 * len(prompts) + 0.6), sharex=True, squeeze=False
     )
     width = 0.8 / len(models)
-    for ax, prompt in zip(axes[0], prompts, strict=True):
+    for ax, prompt in zip(axes[:, 0], prompts, strict=True):
         part = table[table["prompt"] == prompt].set_index("model")
         for i, model in enumerate(models):
             values = (
-                [float(part.loc[model, v]) for v in VARIANTS] if model in part.index
+                [float(part.loc[model, v]) for v in VARIANTS]
+                if model in part.index
                 else [math.nan] * len(VARIANTS)
             )
             x = np.arange(len(VARIANTS)) + (i - (len(models) - 1) / 2) * width
-            bars = ax.bar(x, np.nan_to_num(values), width * 0.92, color=colors[model],
-                          edgecolor="black", linewidth=0.5, label=names[model])
-            if len(models) <= 3:
-                _label_bars(ax, bars, values, 7)
+            bars = ax.bar(
+                x,
+                np.nan_to_num(values),
+                width * 0.92,
+                color=colors[model],
+                edgecolor="black",
+                linewidth=0.5,
+                label=names[model],
+            )
+            if len(models) <= 4:
+                _label_bars(ax, bars, values, values, 7)
         ax.set_xticks(np.arange(len(VARIANTS)), [v.replace("_", "-") for v in VARIANTS])
-        ax.set_ylim(0, 1.1)
-        ax.set_title(f"prompt: {prompt}", fontsize=10)
+        ax.set_ylim(0, 1.12)
+        ax.set_ylabel("Decision accuracy")
+        ax.set_title(f"prompt: {prompt}", fontsize=10, loc="left")
         _style(ax)
-    axes[0][0].set_ylabel("Decision accuracy")
-    axes[0][-1].legend(title="model", fontsize=8, title_fontsize=8, loc="upper left",
-                       bbox_to_anchor=(1.0, 1.0), frameon=False)
+    axes[0, 0].legend(
+        title="model",
+        fontsize=8,
+        title_fontsize=8,
+        loc="upper left",
+        bbox_to_anchor=(1.0, 1.0),
+        frameon=False,
+    )
     fig.suptitle("Fig. 2 — Decision accuracy by variant (model's own action)")
     fig.tight_layout()
     return _save(fig, out_dir, "fig2_accuracy_by_variant.png")
 
 
 def figure3(report: Report, out_dir: Path) -> str:
-    """Reliability diagrams per model × prompt: accuracy per confidence bin vs the diagonal."""
-    keys = [k for k in report.groups if k[2] == MODEL_ACTION]
+    """Reliability diagrams per model × prompt: accuracy per confidence bin (bars), the gap to the
+    bin's mean confidence (red), and below each, the share of decisions per bin."""
+    keys = [k for k in report.groups if k[2] == MODEL_ACTION] or list(report.groups)
     models = sorted({k[0] for k in keys})
     names, colors = short_names(models), _colors(models)
     cols = min(4, len(keys))
     rows = math.ceil(len(keys) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 3.3 * rows), squeeze=False)
-    for ax in axes.flat[len(keys):]:
-        ax.set_visible(False)
-    for ax, key in zip(axes.flat, keys, strict=False):
+    height = 4.1 * rows + 0.9
+    fig = plt.figure(figsize=(3.3 * cols, height))
+    grid = fig.add_gridspec(rows, cols, hspace=0.32, wspace=0.3, top=1 - 0.9 / height)
+    handles, labels = [], []
+    for i, key in enumerate(keys):
+        inner = grid[divmod(i, cols)].subgridspec(2, 1, height_ratios=[3, 1], hspace=0.08)
+        ax = fig.add_subplot(inner[0])
+        hist = fig.add_subplot(inner[1], sharex=ax)
         cal = report.reliability[key]
         edges = np.asarray(cal.bin_edges)
         centers = (edges[:-1] + edges[1:]) / 2
         counts = np.asarray(cal.bin_count)
-        accuracy = np.nan_to_num(np.asarray(cal.bin_accuracy))
-        total = max(1, counts.sum())
+        accuracy = np.asarray(cal.bin_accuracy)
+        confidence = np.asarray(cal.bin_confidence)
+        filled = counts > 0
         ax.plot([0, 1], [0, 1], ls="--", color="0.4", lw=1, label="perfect calibration")
-        ax.bar(centers, accuracy, width=0.1, color=colors[key[0]], edgecolor="black",
-               linewidth=0.5, alpha=0.85, label="accuracy in bin")
-        ax.bar(centers, counts / total, width=0.1, bottom=0, color="none", edgecolor="0.2",
-               hatch="///", linewidth=0, label="share of decisions")
-        for c, n, a in zip(centers, counts, accuracy, strict=True):
-            if n:
-                ax.annotate(str(n), (c, a), xytext=(0, 2), textcoords="offset points",
-                            ha="center", fontsize=6.5)
+        ax.bar(
+            centers[filled],
+            accuracy[filled],
+            width=0.1,
+            color=colors[key[0]],
+            edgecolor="black",
+            linewidth=0.5,
+            label="accuracy in bin",
+        )
+        ax.bar(
+            centers[filled],
+            (confidence - accuracy)[filled],
+            bottom=accuracy[filled],
+            width=0.1,
+            color="tab:red",
+            alpha=0.25,
+            edgecolor="tab:red",
+            linewidth=0.5,
+            hatch="//",
+            label="gap to mean confidence",
+        )
         ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1.08)
-        ax.set_title(f"{names[key[0]]} · {key[1]}\nECE {cal.ece:.3f}", fontsize=9)
-        ax.set_xlabel("Stated confidence", fontsize=8)
+        ax.set_ylim(0, 1.02)
+        ax.set_title(f"{names[key[0]]} · {key[1]}   ECE {cal.ece:.3f}", fontsize=9)
         ax.set_ylabel("Accuracy", fontsize=8)
-        ax.tick_params(labelsize=7)
+        ax.tick_params(labelsize=7, labelbottom=False)
         _style(ax)
-    axes.flat[0].legend(fontsize=6.5, loc="upper left", frameon=False)
-    fig.suptitle("Fig. 3 — Reliability diagrams (10 equal-width bins; numbers = decisions in bin)",
-                 fontsize=10)
-    fig.tight_layout()
+        share = counts / max(1, counts.sum())
+        hist.bar(centers, share, width=0.1, color="0.6", edgecolor="black", linewidth=0.4)
+        hist.set_ylim(0, 1)
+        hist.set_yticks([0, 1], ["0", "all"])
+        hist.set_ylabel("share", fontsize=7)
+        hist.set_xlabel("Stated confidence", fontsize=8)
+        hist.tick_params(labelsize=7)
+        _style(hist)
+        if i == 0:
+            handles, labels = ax.get_legend_handles_labels()
+    fig.legend(
+        handles,
+        labels,
+        loc="upper center",
+        ncol=3,
+        fontsize=8,
+        frameon=False,
+        bbox_to_anchor=(0.5, 1.0 - 0.35 / height),
+    )
+    fig.suptitle(
+        "Fig. 3 — Reliability diagrams (10 equal-width confidence bins)",
+        fontsize=10,
+        y=1.0 - 0.05 / height,
+    )
     return _save(fig, out_dir, "fig3_reliability.png")
 
 
@@ -190,8 +269,7 @@ def figure4(report: Report, out_dir: Path) -> str:
     names, colors = short_names(models), _colors(models)
     prompts = list(dict.fromkeys(k[1] for k in report.groups))
     controllers = list(dict.fromkeys(k[2] for k in report.groups))
-    fig, axes = plt.subplots(1, len(prompts), figsize=(5.2 * len(prompts), 4.2), sharey=True,
-                             squeeze=False)
+    fig, axes = plt.subplots(1, len(prompts), figsize=(5.2 * len(prompts), 4.2), sharey=True, squeeze=False)
     for ax, prompt in zip(axes[0], prompts, strict=True):
         for key in [k for k in report.groups if k[1] == prompt]:
             curve = report.curves[key]
@@ -199,15 +277,21 @@ def figure4(report: Report, out_dir: Path) -> str:
                 continue
             style = LINESTYLES[controllers.index(key[2]) % len(LINESTYLES)]
             label = names[key[0]] + ("" if len(controllers) == 1 else f" · {key[2]}")
-            ax.step([0.0, *curve.coverage], [curve.risk[0], *curve.risk], where="pre",
-                    color=colors[key[0]], ls=style, lw=1.8,
-                    label=f"{label} (AURC {curve.aurc:.3f})")
+            ax.step(
+                [0.0, *curve.coverage],
+                [curve.risk[0], *curve.risk],
+                where="pre",
+                color=colors[key[0]],
+                ls=style,
+                lw=1.8,
+                label=f"{label} (AURC {curve.aurc:.3f})",
+            )
             ax.plot(curve.coverage[-1], curve.risk[-1], "o", color=colors[key[0]], ms=4)
         ax.set_xlim(0, 1.02)
         ax.set_ylim(0, 1.05)
-        ax.set_xlabel("Coverage (share of decisions kept, most confident first)")
+        ax.set_xlabel("Coverage (share kept, most confident first)")
         ax.set_title(f"prompt: {prompt}", fontsize=10)
-        ax.legend(fontsize=7.5, loc="upper left", frameon=False)
+        ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
         _style(ax)
     axes[0][0].set_ylabel("Risk (error rate among kept decisions)")
     fig.suptitle("Fig. 4 — Risk–coverage (lower is better)")

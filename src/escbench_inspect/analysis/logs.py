@@ -25,12 +25,11 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 BENCHMARK = "escbench-escalation"
 MODEL_ACTION = "model"
 MODEL_SCORER = "escalation_scorer"
-DECISION_KEYS = frozenset(
-    {"correct", "escalated", "invalid", "utility_5", "utility_10", "confidence"}
-)
+DECISION_KEYS = frozenset({"correct", "escalated", "invalid", "utility_5", "utility_10", "confidence"})
 VALUE_KEYS = ("correct", "escalated", "invalid", "utility_5", "utility_10", "confidence")
 ERROR_ACTION = "error"
 THINNED = "Key removed from summary"
+CSS_BENCHMARK = "escbench-css"
 
 
 @dataclass
@@ -47,10 +46,7 @@ class LoadedLogs:
 def _scores_json(sample: Any) -> str:
     scores = sample.scores or {}
     return json.dumps(
-        {
-            name: {"value": s.value, "answer": s.answer, "metadata": s.metadata}
-            for name, s in scores.items()
-        }
+        {name: {"value": s.value, "answer": s.answer, "metadata": s.metadata} for name, s in scores.items()}
     )
 
 
@@ -110,6 +106,26 @@ def _task_metadata(raw: object) -> dict[str, Any]:
     return {}
 
 
+def benchmark_of(metadata: dict[str, Any]) -> str | None:
+    """The escbench benchmark a log belongs to (CSS logs carry ``css_*`` keys, not ``benchmark``)."""
+    if isinstance(metadata.get("benchmark"), str) and metadata["benchmark"]:
+        return metadata["benchmark"]
+    if any(str(key).startswith("css_") for key in metadata):
+        return CSS_BENCHMARK
+    return None
+
+
+def condition_label(metadata: dict[str, Any]) -> str:
+    """Prompt condition, with the solver and unstructured output named when not the defaults
+    (``uncertainty``, ``uncertainty+agent``, ``vanilla+unstructured``)."""
+    label = str(metadata.get("prompt", "unknown"))
+    if metadata.get("solver") not in (None, "prompt"):
+        label += f"+{metadata['solver']}"
+    if metadata.get("structured") is False:
+        label += "+unstructured"
+    return label
+
+
 def _controller_name(scorer: str, metadata: Any) -> str | None:
     """Variant name: "model" for escalation_scorer, else the controller's name (None: thinned)."""
     if scorer == MODEL_SCORER:
@@ -147,16 +163,13 @@ def _float(value: Any) -> float:
 def _decision_rows(samples: pd.DataFrame, log_info: dict[str, dict[str, Any]]) -> list[dict]:
     rows: list[dict] = []
     full_names: dict[str, dict[tuple[str, int, str], str]] = {}
-    scorers_by_log: dict[str, list[str]] = {}
-    parsed = [
-        json.loads(text) if isinstance(text, str) and text else {}
-        for text in samples["scores_json"]
-    ]
+    parsed = [json.loads(text) if isinstance(text, str) and text else {} for text in samples["scores_json"]]
+    names_by_log: dict[str, dict[str, str]] = {}  # log -> decision scorer -> controller name
     for path, scores in zip(samples["log"], parsed, strict=True):
-        known = scorers_by_log.setdefault(path, [])
+        known = names_by_log.setdefault(path, {})
         for name, score in scores.items():
-            if _is_decision_value(score.get("value")) and name not in known:
-                known.append(name)
+            if _is_decision_value(score.get("value")) and known.get(name) in (None, name):
+                known[name] = _controller_name(name, score.get("metadata")) or name
     for record, scores in zip(samples.to_dict("records"), parsed, strict=True):
         path = record["log"]
         info = log_info[path]
@@ -178,8 +191,7 @@ def _decision_rows(samples: pd.DataFrame, log_info: dict[str, dict[str, Any]]) -
         decision_scores = {n: s for n, s in scores.items() if _is_decision_value(s.get("value"))}
         if not decision_scores:
             # errored (or unscored) sample: one row per decision scorer the log uses elsewhere
-            for scorer in scorers_by_log.get(path) or [MODEL_SCORER]:
-                name = _controller_name(scorer, {}) or scorer
+            for scorer, name in (names_by_log.get(path) or {MODEL_SCORER: MODEL_ACTION}).items():
                 rows.append(
                     {
                         **base,
@@ -198,9 +210,7 @@ def _decision_rows(samples: pd.DataFrame, log_info: dict[str, dict[str, Any]]) -
             if name is None:
                 if path not in full_names:
                     full_names[path] = _full_controller_names(path)
-                name = full_names[path].get(
-                    (str(record["id"]), int(record["epoch"]), scorer), scorer
-                )
+                name = full_names[path].get((str(record["id"]), int(record["epoch"]), scorer), scorer)
             value = score["value"]
             rows.append(
                 {
@@ -226,9 +236,9 @@ def load_decisions(inputs: list[str]) -> LoadedLogs:
     for record in headers.to_dict("records") if len(headers) else []:
         path = record["log"]
         metadata = _task_metadata(record.get("metadata"))
-        benchmark = metadata.get("benchmark")
+        benchmark = benchmark_of(metadata)
         if benchmark != BENCHMARK:
-            if isinstance(benchmark, str) and benchmark:
+            if benchmark:
                 other.setdefault(benchmark, []).append(path)
             else:
                 skipped.append(
@@ -248,7 +258,7 @@ def load_decisions(inputs: list[str]) -> LoadedLogs:
         log_info[path] = {
             "path": path,
             "model": record.get("model"),
-            "prompt": metadata.get("prompt", "unknown"),
+            "prompt": condition_label(metadata),
             "created": str(record.get("created")),
             "status": status,
             "task": record.get("task_name"),
@@ -265,9 +275,7 @@ def load_decisions(inputs: list[str]) -> LoadedLogs:
     samples, errors = samples_df(list(log_info), columns=SAMPLE_COLUMNS, strict=False, quiet=True)
     for error in errors:
         notes.append(f"column error while reading samples: {error}")
-    decisions = (
-        pd.DataFrame(_decision_rows(samples, log_info)) if len(samples) else _empty_decisions()
-    )
+    decisions = pd.DataFrame(_decision_rows(samples, log_info)) if len(samples) else _empty_decisions()
     for path, info in log_info.items():
         info["samples_read"] = int((samples["log"] == path).sum()) if len(samples) else 0
     decisions, duplicate_notes = _drop_duplicates(decisions)

@@ -160,9 +160,7 @@ def apply_errored_policy(rows: pd.DataFrame, policy: str) -> pd.DataFrame:
     required = rows["escalation_required"].astype(bool)
     rows.loc[errored, ["correct", "escalated", "invalid"]] = 0.0
     rows.loc[errored, "utility_5"] = [utility(r, False, C_FN_PRIMARY) for r in required[errored]]
-    rows.loc[errored, "utility_10"] = [
-        utility(r, False, C_FN_ROBUSTNESS) for r in required[errored]
-    ]
+    rows.loc[errored, "utility_10"] = [utility(r, False, C_FN_ROBUSTNESS) for r in required[errored]]
     return rows
 
 
@@ -233,9 +231,7 @@ def build_report(inputs: list[str], options: ReportOptions) -> Report:
             t1 |= {name: est.value, f"{name}_ci_low": est.low, f"{name}_ci_high": est.high}
         t1_rows.append(t1)
         late = estimates["late_risk_sensitivity"]
-        late_n = int(
-            ((rows["variant"] == Variant.LATE_RISK.value) & rows["escalation_required"]).sum()
-        )
+        late_n = int(((rows["variant"] == Variant.LATE_RISK.value) & rows["escalation_required"]).sum())
         late_rows.append({**label, "late_risk_required": late_n, **late.as_dict()})
 
         t2 = dict(label)
@@ -265,9 +261,7 @@ def build_report(inputs: list[str], options: ReportOptions) -> Report:
                 "with_confidence": len(confident),
                 "without_confidence": len(rows) - len(confident),
                 "mean_conf_correct": float(conf[correct].mean()) if correct.any() else math.nan,
-                "mean_conf_incorrect": float(conf[~correct].mean())
-                if (~correct).any()
-                else math.nan,
+                "mean_conf_incorrect": float(conf[~correct].mean()) if (~correct).any() else math.nan,
                 "ece": reliability[key].ece,
                 "auroc": failure_auroc(conf, correct),
                 "aurc": curves[key].aurc,
@@ -295,9 +289,7 @@ def build_report(inputs: list[str], options: ReportOptions) -> Report:
     return report
 
 
-def significance_tests(
-    scored: pd.DataFrame, options: ReportOptions
-) -> tuple[pd.DataFrame, list[str]]:
+def significance_tests(scored: pd.DataFrame, options: ReportOptions) -> tuple[pd.DataFrame, list[str]]:
     """Paired seed-level Wilcoxon tests, clean vs each perturbation, per model; Holm over all."""
     notes: list[str] = []
     own = scored[scored["controller"] == MODEL_ACTION]
@@ -305,8 +297,9 @@ def significance_tests(
     for model in sorted(own["model"].unique()):
         mine = own[own["model"] == model]
         prompts = _order(mine["prompt"], PROMPT_ORDER)
-        if options.condition in prompts:
-            prompts = [options.condition]
+        matching = [p for p in prompts if p.split("+")[0] == options.condition]
+        if matching:
+            prompts = matching
         else:
             notes.append(
                 f"{model}: no {options.condition!r}-condition logs; significance tests use the "
@@ -314,14 +307,10 @@ def significance_tests(
             )
         for prompt in prompts:
             part = mine[mine["prompt"] == prompt]
-            per_seed = part.pivot_table(
-                index="seed_id", columns="variant", values="correct", aggfunc="mean"
-            )
+            per_seed = part.pivot_table(index="seed_id", columns="variant", values="correct", aggfunc="mean")
             for variant in PERTURBATIONS:
                 if Variant.CLEAN.value not in per_seed or variant not in per_seed:
-                    notes.append(
-                        f"{model} / {prompt}: no clean or {variant} episodes; test skipped"
-                    )
+                    notes.append(f"{model} / {prompt}: no clean or {variant} episodes; test skipped")
                     continue
                 pairs = per_seed[[Variant.CLEAN.value, variant]].dropna()
                 test = paired_wilcoxon(pairs[Variant.CLEAN.value], pairs[variant])
@@ -337,6 +326,7 @@ def significance_tests(
                         "mean_difference": test.mean_difference,
                         "statistic": test.statistic,
                         "p_value": test.pvalue,
+                        "method": test.method,
                         "note": test.note,
                     }
                 )
@@ -368,6 +358,12 @@ def _num(value: float, digits: int = 2) -> str:
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return "–"
     return f"{value:.{digits}f}"
+
+
+def _p(value: float) -> str:
+    if not math.isfinite(value):
+        return "–"
+    return f"{value:.1e}" if value < 1e-3 else f"{value:.4f}"
 
 
 def _ci(row: pd.Series, name: str) -> str:
@@ -457,8 +453,8 @@ def render_significance(report: Report) -> str:
             _num(r["perturbed_accuracy"]),
             _num(r["mean_difference"]),
             _num(r["statistic"], 1),
-            _num(r["p_value"], 4),
-            _num(r["p_holm"], 4),
+            _p(r["p_value"]),
+            _p(r["p_holm"]),
             "yes" if r["significant"] else "no",
         ]
         for _, r in table.iterrows()
@@ -485,9 +481,7 @@ def render_markdown(report: Report, sections: list[ReportSection]) -> str:
     n_sig = int(sig["significant"].sum()) if len(sig) else 0
     used = report.loaded.logs
     errored = (
-        "counted as wrong, non-escalating decisions"
-        if o.errored == "invalid"
-        else "left out of the metrics"
+        "counted as wrong, non-escalating decisions" if o.errored == "invalid" else "left out of the metrics"
     )
     lines = [
         "# escbench escalation report",
@@ -501,6 +495,38 @@ def render_markdown(report: Report, sections: list[ReportSection]) -> str:
         f"Inputs: {len(used)} escalation log(s), {len(report.groups)} model × prompt × controller "
         f"group(s); {len(report.loaded.skipped)} input(s) skipped.",
         "",
+    ]
+    if report.groups:
+        lines += _result_lines(report, n_sig)
+    else:
+        lines += [f"**No {o.split}-split escalation decisions were found in the inputs.**", ""]
+    for section in sections:
+        lines += [f"## {section.title}", "", section.markdown, ""]
+    lines += ["## What was skipped and why", ""]
+    if report.loaded.skipped or report.notes:
+        lines += [f"- `{Path(s['path']).name}`: {s['reason']}" for s in report.loaded.skipped]
+        lines += [f"- {note}" for note in report.notes]
+    else:
+        lines.append("Nothing was skipped.")
+    lines += ["", "## Logs used", ""]
+    lines += [
+        f"- `{Path(info['path']).name}`: {info['model']}, prompt {info['prompt']}, task "
+        f"{info['task']}, status {info['status']}, {info.get('samples_read', 0)} samples"
+        for info in used
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _result_lines(report: Report, n_sig: int) -> list[str]:
+    o, sig = report.options, report.significance
+    used = sorted(set(sig["prompt"])) if len(sig) else []
+    conditions = f"{o.condition!r} condition"
+    if any(p.split("+")[0] != o.condition for p in used):
+        conditions += (
+            f" (models without it are tested in the conditions they have: {', '.join(used)}; "
+            "see the notes below)"
+        )
+    lines = [
         "## Table I — escalation outcomes",
         "",
         render_table1(report),
@@ -526,8 +552,9 @@ def render_markdown(report: Report, sections: list[ReportSection]) -> str:
         "",
         "## Significance — clean vs perturbed accuracy",
         "",
-        "Paired Wilcoxon signed-rank tests over seeds (per-seed accuracy on each variant), "
-        f"model's own action, Holm-corrected across all {len(sig)} comparisons: "
+        "Paired Wilcoxon signed-rank tests over seeds (per-seed accuracy on each variant; "
+        "scipy's defaults, zero differences dropped), model's own action, "
+        f"{conditions}; Holm-corrected across all {len(sig)} comparisons: "
         f"**{n_sig} of {len(sig)} remain significant at {o.alpha}**.",
         "",
         render_significance(report),
@@ -543,21 +570,9 @@ def render_markdown(report: Report, sections: list[ReportSection]) -> str:
     }
     for key, path in report.figures.items():
         lines += [f"![{captions.get(key, key)}]({path})", "", f"*{captions.get(key, key)}*", ""]
-    for section in sections:
-        lines += [f"## {section.title}", "", section.markdown, ""]
-    lines += ["## What was skipped and why", ""]
-    if report.loaded.skipped or report.notes:
-        lines += [f"- `{Path(s['path']).name}`: {s['reason']}" for s in report.loaded.skipped]
-        lines += [f"- {note}" for note in report.notes]
-    else:
-        lines.append("Nothing was skipped.")
-    lines += ["", "## Logs used", ""]
-    lines += [
-        f"- `{Path(info['path']).name}`: {info['model']}, prompt {info['prompt']}, task "
-        f"{info['task']}, status {info['status']}, {info.get('samples_read', 0)} samples"
-        for info in used
-    ]
-    return "\n".join(lines) + "\n"
+    if not report.figures:
+        lines += ["_Figures were not drawn (--no-figures)._", ""]
+    return lines
 
 
 def _clean(value: Any) -> Any:
@@ -622,8 +637,7 @@ def write_report(report: Report, out_dir: Path, figures: bool = True) -> list[Pa
         report.figures = write_figures(report, out_dir)
         written += [out_dir / p for p in report.figures.values()]
     report.sections = sections = [
-        _load_hook(SECTION_HOOKS[benchmark])(paths, out_dir)
-        for benchmark, paths in report.hooked.items()
+        _load_hook(SECTION_HOOKS[benchmark])(paths, out_dir) for benchmark, paths in report.hooked.items()
     ]
     for filename, attribute in TABLE_FILES.items():
         path = out_dir / filename
@@ -655,9 +669,7 @@ def generate_report(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "logs", nargs="+", metavar="LOG_DIR_OR_FILE", help="Inspect logs or directories"
-    )
+    parser.add_argument("logs", nargs="+", metavar="LOG_DIR_OR_FILE", help="Inspect logs or directories")
     parser.add_argument("--out", required=True, type=Path, help="output directory")
     parser.add_argument(
         "--split", choices=SPLIT_CHOICES, default="test", help="episodes to report (default: test)"
@@ -680,9 +692,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="uncertainty",
         help="prompt condition of the significance tests (default: uncertainty)",
     )
-    parser.add_argument(
-        "--alpha", type=float, default=0.05, help="significance level (default: 0.05)"
-    )
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
 
 

@@ -98,9 +98,7 @@ def seed_bootstrap(
     return out
 
 
-def binary_auroc(
-    scores: Sequence[float] | np.ndarray, positive: Sequence[bool] | np.ndarray
-) -> float:
+def binary_auroc(scores: Sequence[float] | np.ndarray, positive: Sequence[bool] | np.ndarray) -> float:
     """AUROC of ``scores`` for the positive class (rank formula, ties count ½); NaN if one class."""
     scores = np.asarray(scores, dtype=float)
     positive = np.asarray(positive, dtype=bool)
@@ -168,9 +166,7 @@ def risk_coverage(confidence: np.ndarray, correct: np.ndarray) -> RiskCoverage:
     n = confidence.size
     if n == 0:
         return RiskCoverage([], [], [], math.nan)
-    thresholds, inverse, tie_counts = np.unique(
-        -confidence, return_inverse=True, return_counts=True
-    )
+    thresholds, inverse, tie_counts = np.unique(-confidence, return_inverse=True, return_counts=True)
     errors_at = np.bincount(inverse, weights=wrong, minlength=thresholds.size)
     accepted = np.cumsum(tie_counts)
     risk = np.cumsum(errors_at) / accepted
@@ -196,6 +192,9 @@ def holm(pvalues: Sequence[float]) -> list[float]:
     return [float(a) for a in adjusted]
 
 
+PERMUTATION_MAX_N = 13  # scipy's "auto": permutation test up to n = 13 when ties/zeros exist
+
+
 @dataclass(frozen=True)
 class PairedTest:
     """A paired Wilcoxon signed-rank test of clean vs perturbed accuracy over seeds."""
@@ -203,24 +202,56 @@ class PairedTest:
     n_pairs: int
     n_nonzero: int
     mean_difference: float  # perturbed − clean, averaged over seeds
-    statistic: float
+    statistic: float  # min(W+, W−), as scipy reports it for the two-sided test
     pvalue: float
+    method: str
     note: str = ""
 
 
+def signflip_pvalue(diff: np.ndarray) -> float:
+    """Two-sided exact sign-flip p-value of W+ over the nonzero differences.
+
+    Equal to what ``scipy.stats.wilcoxon(diff)`` returns for n <= 13 with ties or zeros (where it
+    runs ``permutation_test`` over all 2^n sign patterns, one Python call each); flipping a zero
+    changes nothing, so enumerating the 2^k patterns of the k nonzero differences gives the same
+    proportions, vectorized.
+    """
+    nonzero = diff[diff != 0]
+    ranks = scipy_stats.rankdata(np.abs(nonzero))
+    observed = ranks[nonzero > 0].sum()
+    k = nonzero.size
+    signs = (np.arange(2**k)[:, None] >> np.arange(k)) & 1
+    null = signs @ ranks
+    gamma = abs(np.finfo(float).eps * 100 * observed)  # scipy's tolerance for equal statistics
+    less = np.count_nonzero(null <= observed + gamma) / null.size
+    greater = np.count_nonzero(null >= observed - gamma) / null.size
+    return float(min(1.0, 2 * min(less, greater)))
+
+
 def paired_wilcoxon(clean: Sequence[float], perturbed: Sequence[float]) -> PairedTest:
-    """``scipy.stats.wilcoxon`` on per-seed (perturbed − clean); zero differences are dropped
-    (scipy's default ``zero_method="wilcox"``); all-zero differences give p = 1."""
+    """Wilcoxon signed-rank test of per-seed (perturbed − clean), as ``scipy.stats.wilcoxon``.
+
+    scipy defaults throughout (zeros dropped, ``zero_method="wilcox"``; ``method="auto"``: exact
+    null without ties or zeros for n <= 50, exact permutation for n <= 13 with ties or zeros,
+    normal approximation with continuity correction otherwise). The permutation case is computed
+    by :func:`signflip_pvalue` (same value, seconds faster). All-zero differences give p = 1.
+    """
     diff = np.asarray(perturbed, dtype=float) - np.asarray(clean, dtype=float)
     n_nonzero = int(np.count_nonzero(diff))
-    mean_diff = float(diff.mean()) if diff.size else math.nan
     if diff.size == 0:
-        return PairedTest(0, 0, math.nan, math.nan, math.nan, "no paired seeds")
+        return PairedTest(0, 0, math.nan, math.nan, math.nan, "none", "no paired seeds")
+    mean_diff = float(diff.mean())
     if n_nonzero == 0:
-        return PairedTest(diff.size, 0, mean_diff, 0.0, 1.0, "all seed differences are zero")
+        return PairedTest(diff.size, 0, mean_diff, 0.0, 1.0, "none", "all differences are zero")
+    nonzero = np.abs(diff[diff != 0])
+    ties_or_zeros = n_nonzero < diff.size or np.unique(nonzero).size < nonzero.size
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        result = scipy_stats.wilcoxon(diff)
-    return PairedTest(
-        diff.size, n_nonzero, mean_diff, float(result.statistic), float(result.pvalue)
-    )
+        if ties_or_zeros and diff.size <= PERMUTATION_MAX_N:
+            result = scipy_stats.wilcoxon(diff, method="asymptotic")  # for the statistic only
+            pvalue, method = signflip_pvalue(diff), "exact permutation"
+        else:
+            result = scipy_stats.wilcoxon(diff)
+            pvalue = float(result.pvalue)
+            method = "asymptotic" if diff.size > 50 or ties_or_zeros else "exact"
+    return PairedTest(diff.size, n_nonzero, mean_diff, float(result.statistic), pvalue, method)

@@ -18,7 +18,8 @@ Term syntax (one string per synonym or paraphrase; matching is case-insensitive,
 Context rules (NegEx-style, per clause): a match of a ``negatable`` concept is discarded when a
 negation cue ("denies", "no", "without", "negative for", …) precedes it in its clause, when a
 post-negation/resolution cue ("resolved", "ruled out", "therapeutic", "normal", …) follows it
-closely, or when a hypothetical/historical cue ("if", "watch for", "history of", …) frames it.
+closely, or (H only: findings, not documentation events) when a hypothetical/historical cue
+("if", "watch for", "history of", "adverse reactions", …) frames it.
 Numeric concepts (critical values) fire only when the measured number crosses a threshold and is
 not a rule ("INR above 9"), a goal or a reference range, nor followed by a normal/therapeutic
 resolution ("INR 2.4, therapeutic" never fires; a critical INR is a threshold crossing).
@@ -45,7 +46,7 @@ Origin = Literal["concept", "corpus_review", "stress_review"]
 ORIGINS: tuple[Origin, ...] = ("concept", "corpus_review", "stress_review")
 LEXICON_DIR = Path(__file__).parent / "lexicon"
 GAP_WORDS = 4
-FLAGS = regex.IGNORECASE | regex.VERSION1
+FLAGS = regex.IGNORECASE
 
 
 # ------------------------------------------------------------------------------------------------
@@ -69,6 +70,9 @@ class Threshold(_Frozen):
 
     low: float | None = None
     high: float | None = None
+    second_high: float | None = Field(
+        default=None, description="For 'a/b' readings (blood pressure): fire when b is above this."
+    )
     fahrenheit_above: float | None = Field(
         default=None, description="Numbers above this are °F and are converted to °C first."
     )
@@ -84,7 +88,7 @@ class Concept(_Frozen):
     negatable: bool = True
     terms: tuple[str | Term, ...] = ()
     value: Threshold | None = None
-    requires_context: tuple[str, ...] = Field(
+    requires_context: tuple[str | Term, ...] = Field(
         default=(), description="Terms of which one must occur (non-negated) anywhere in the text."
     )
 
@@ -120,13 +124,23 @@ class ModifierFile(_Frozen):
     value_rule_words: tuple[str, ...]
     value_resolution: tuple[str, ...]
 
+    @field_validator("*")
+    @classmethod
+    def _cues_compile(cls, cues: tuple[str, ...]) -> tuple[str, ...]:
+        for cue in cues:
+            try:
+                regex.compile(term_pattern(cue), FLAGS)
+            except (regex.error, ValueError) as error:
+                raise ValueError(f"cue {cue!r} does not compile: {error}") from error
+        return cues
+
 
 # ------------------------------------------------------------------------------------------------
 # Term compilation
 # ------------------------------------------------------------------------------------------------
 
-_SEP = r"[\s\-]+"
-_GAP = _SEP + r"(?:[\w'’/+.%-]+[\s,\-]+){0," + str(GAP_WORDS) + "}?"
+_SEP = r"[\s\-\"]+"
+_GAP = r"[\s,\-\"]+" + r"(?:[\w'’\"/+.%-]+[\s,\-\"]+){0," + str(GAP_WORDS) + "}?"
 
 
 def _word(token: str) -> str:
@@ -212,7 +226,13 @@ def term_pattern(term: str) -> str:
 
 
 def _alternation(terms: Iterable[str]) -> regex.Pattern:
-    return regex.compile("|".join(f"(?:{term_pattern(t)})" for t in terms), FLAGS)
+    """One pattern for many terms; word boundaries are hoisted out of the alternation (speed)."""
+    terms = list(terms)
+    words = [_sequence(t) for t in terms if not t.startswith("re:")]
+    raw = [t[3:] for t in terms if t.startswith("re:")]
+    parts = [r"(?<![\w])(?:" + "|".join(words) + r")(?![\w])"] if words else []
+    parts += [f"(?:{r})" for r in raw]
+    return regex.compile("|".join(parts), FLAGS)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -279,11 +299,18 @@ class Lexicon:
                 t for t in concept.terms if not isinstance(t, Term) or (t.origin or concept.origin) in keep
             ]
             if terms:
-                concepts.append(_compile_concept(compiled.detector, concept, terms))
+                concepts.append(_compile_concept(compiled.detector, concept, terms, keep))
         return Lexicon(
-            tuple(concepts), self.modifiers, self.negation_pre, self.negation_post,
-            self.pseudo_negation, self.hypothetical_pre, self.terminators, self.value_rule,
-            self.value_resolution, keep,
+            tuple(concepts),
+            self.modifiers,
+            self.negation_pre,
+            self.negation_post,
+            self.pseudo_negation,
+            self.hypothetical_pre,
+            self.terminators,
+            self.value_rule,
+            self.value_resolution,
+            keep,
         )
 
     def count(self, detector: DetectorName | None = None) -> tuple[int, int]:
@@ -297,10 +324,18 @@ def _term_text(term: str | Term) -> str:
 
 
 def _compile_concept(
-    detector: DetectorName, concept: Concept, terms: Iterable[str | Term] | None = None
+    detector: DetectorName,
+    concept: Concept,
+    terms: Iterable[str | Term] | None = None,
+    origins: frozenset[str] | None = None,
 ) -> CompiledConcept:
     chosen = [_term_text(t) for t in (concept.terms if terms is None else terms)]
-    context = _alternation(concept.requires_context) if concept.requires_context else None
+    context_terms = [
+        _term_text(t)
+        for t in concept.requires_context
+        if origins is None or not isinstance(t, Term) or (t.origin or concept.origin) in origins
+    ]
+    context = _alternation(context_terms) if context_terms else None
     return CompiledConcept(detector, concept, _alternation(chosen), context)
 
 
@@ -322,7 +357,8 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
         for concept in parsed.concepts:
             if concept.id in seen:
                 raise DataFileError(
-                    path, [f"field 'id': duplicate concept id (also in {seen[concept.id]})"],
+                    path,
+                    [f"field 'id': duplicate concept id (also in {seen[concept.id]})"],
                     concept.id,
                 )
             seen[concept.id] = path
@@ -396,16 +432,26 @@ class Detection:
         return {
             **self.flags,
             "evidence": [
-                {"detector": e.detector, "concept": e.concept, "text": e.text,
-                 "start": e.start, "end": e.end}
+                {"detector": e.detector, "concept": e.concept, "text": e.text, "start": e.start, "end": e.end}
                 for e in self.evidence
             ],
         }
 
 
-_SENTENCE_END = regex.compile(r"(?<!\d)\.(?!\d)|[!?;\n]|\.(?=\s)")
-_NUMBER = regex.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?:/|-|–|to)\s*\d+(?:\.\d+)?)?")
+# Sentence ends: '.', '!', '?', ';', a blank line, or a line break before a capital, digit or
+# bullet (YAML-wrapped lines continue a sentence when the next line starts in lower case).
+_SENTENCE_END = regex.compile(r"(?<!\d)\.(?!\d)|\.(?=\s)|[!?;]|\n\s*\n|\n(?=[ \t]*(?:[A-Z0-9\-•*\[(\"]|$))")
+_NUMBER = regex.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?P<sep>/|-|–|to)\s*(?P<second>\d+(?:\.\d+)?))?")
+# A number followed by a time or dose unit is a schedule or a dose, not a measured value.
+_NOT_A_MEASUREMENT = regex.compile(
+    r"\s*(?:,\d{3}\b|(?:mg|mcg|µg|g|meq|mmol|units?|tablets?|tabs?|capsules?|caps?|ml|puffs?|doses?|pills?)"
+    r"\b(?!\s*/)|(?:sec|seconds?|min|mins|minutes?|h|hrs?|hours?|days?|weeks?|wks?|months?"
+    r"|years?|yrs?|am|pm|times?|x)\b)",
+    regex.IGNORECASE,
+)
 _VALUE_GAP = 60
+_VALUE_LEAD_WORDS = 6
+POST_WINDOW_WORDS = 6
 
 
 def strip_headers_keep_offsets(text: str) -> str:
@@ -428,7 +474,7 @@ def _clause(text: str, start: int, end: int, lexicon: Lexicon) -> tuple[str, str
     before = text[sentence_start:start]
     terms = list(lexicon.terminators.finditer(before))
     if terms:
-        before = before[terms[-1].end():]
+        before = before[terms[-1].end() :]
     following = text[end:sentence_end]
     stop = lexicon.terminators.search(following)
     if stop:
@@ -445,14 +491,17 @@ def _first_words(text: str, count: int) -> str:
     return " ".join(text.split()[:count])
 
 
-def _context_reason(text: str, start: int, end: int, lexicon: Lexicon) -> str | None:
+def _context_reason(
+    text: str, start: int, end: int, lexicon: Lexicon, hypothetical: bool = True
+) -> str | None:
+    """Why a match does not count (negated, hypothetical/historical, resolved), or None."""
     before, following = _clause(text, start, end, lexicon)
     before = lexicon.pseudo_negation.sub(" ", _last_words(before, 14))
     if lexicon.negation_pre.search(before):
         return "negated"
-    if lexicon.hypothetical_pre.search(before):
+    if hypothetical and lexicon.hypothetical_pre.search(before):
         return "hypothetical"
-    if lexicon.negation_post.search(_first_words(following, 5)):
+    if lexicon.negation_post.search(_first_words(following, POST_WINDOW_WORDS)):
         return "resolved"
     return None
 
@@ -464,32 +513,37 @@ def _value_hits(
     rule = compiled.concept.value
     assert rule is not None
     for match in compiled.pattern.finditer(text):
-        window = text[match.end(): match.end() + _VALUE_GAP]
+        window = text[match.end() : match.end() + _VALUE_GAP]
         cut = _SENTENCE_END.search(window)
         window = window[: cut.start()] if cut else window
         number = _NUMBER.search(window)
         if not number:
             continue
         lead = window[: number.start()]
-        if regex.search(r"\d", lead):
+        if regex.search(r"\d", lead) or len(lead.split()) > _VALUE_LEAD_WORDS:
             continue
-        is_range = regex.search(r"-|to", number.group(0)) is not None
         end = match.end() + number.end()
-        if is_range or lexicon.value_rule.search(lead) or lexicon.value_rule.search(
-            text[max(0, match.start() - 30): match.start()]
+        if _NOT_A_MEASUREMENT.match(text, end):
+            continue
+        sep, second = number.group("sep"), number.group("second")
+        is_range = sep is not None and sep != "/"
+        if (
+            is_range
+            or lexicon.value_rule.search(lead)
+            or lexicon.value_rule.search(_last_words(text[max(0, match.start() - 40) : match.start()], 2))
         ):
             yield match.start(), end, "rule or range"
             continue
         value = float(number.group(1))
         if rule.fahrenheit_above is not None and value > rule.fahrenheit_above:
             value = (value - 32.0) * 5.0 / 9.0
-        crosses = (rule.low is not None and value < rule.low) or (
-            rule.high is not None and value > rule.high
-        )
+        crosses = (rule.low is not None and value < rule.low) or (rule.high is not None and value > rule.high)
+        if sep == "/" and second is not None and rule.second_high is not None:
+            crosses = crosses or float(second) > rule.second_high
         if not crosses:
             yield match.start(), end, "within limits"
             continue
-        tail = _first_words(text[end: end + 80], 6)
+        tail = _first_words(text[end : end + 80], POST_WINDOW_WORDS)
         if lexicon.value_resolution.search(tail):
             yield match.start(), end, "resolved"
             continue
@@ -504,7 +558,13 @@ def _concept_hits(
         return
     for match in compiled.pattern.finditer(text, overlapped=False):
         reason = (
-            _context_reason(text, match.start(), match.end(), lexicon)
+            _context_reason(
+                text,
+                match.start(),
+                match.end(),
+                lexicon,
+                hypothetical=compiled.detector == "high_risk",
+            )
             if compiled.concept.negatable
             else None
         )
@@ -514,8 +574,7 @@ def _concept_hits(
 def _context_present(compiled: CompiledConcept, text: str, lexicon: Lexicon) -> bool:
     assert compiled.context is not None
     return any(
-        _context_reason(text, m.start(), m.end(), lexicon) is None
-        for m in compiled.context.finditer(text)
+        _context_reason(text, m.start(), m.end(), lexicon) is None for m in compiled.context.finditer(text)
     )
 
 
@@ -550,7 +609,15 @@ def detect(text: str, lexicon: Lexicon | None = None) -> Detection:
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def _default_flags(text: str) -> tuple[int, int, int]:
+    d = detect(text)
+    return int(d.conflict), int(d.missing), int(d.high_risk)
+
+
 def detect_flags(text: str, lexicon: Lexicon | None = None) -> tuple[int, int, int]:
-    """(C, M, H) as 0/1 integers."""
+    """(C, M, H) as 0/1 integers (cached per text for the packaged lexicon)."""
+    if lexicon is None:
+        return _default_flags(text)
     d = detect(text, lexicon)
     return int(d.conflict), int(d.missing), int(d.high_risk)

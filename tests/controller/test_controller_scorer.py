@@ -1,0 +1,110 @@
+"""End to end: a scripted mockllm run with the controller applied in the task and by re-scoring."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai import score as inspect_score
+
+from escbench._scorers import controller_full, controller_workflow_only
+from escbench_inspect.analysis.controller_scripted import answer_biased_policy
+from escbench_inspect.datasets.schema import Action
+from escbench_inspect.scorers.controller import (
+    ControllerConfig,
+    ControllerFile,
+    Thresholds,
+    Weights,
+    apply_policy,
+    risk,
+)
+from escbench_inspect.tasks import escalation_task
+from escbench_inspect.testing import scripted_model
+
+KEYS = {"correct", "escalated", "invalid", "utility_5", "utility_10", "confidence"}
+META = {
+    "name",
+    "variant",
+    "weights",
+    "thresholds",
+    "model_action",
+    "final_action",
+    "overridden",
+    "R",
+    "C",
+    "M",
+    "H",
+}
+
+
+def _controller_file(tmp_path: Path) -> Path:
+    def config(variant: str, u: float) -> ControllerConfig:
+        return ControllerConfig(
+            name=variant,
+            variant=variant,  # type: ignore[arg-type]
+            weights=Weights(conflict=0.5, missing=0.25, high_risk=0.5, uncertainty=u),
+            thresholds=Thresholds(low=0.25, high=0.5),
+        )
+
+    path = tmp_path / "controller.json"
+    file = ControllerFile(
+        controllers={"full": config("full", 0.25), "workflow_only": config("workflow_only", 0.0)}
+    )
+    path.write_text(file.model_dump_json())
+    return path
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory):
+    tmp = tmp_path_factory.mktemp("ctl")
+    path = _controller_file(tmp)
+    task = escalation_task(
+        split="all", classes="triage", variants=["clean", "late_risk"], controller=str(path)
+    )
+    [log] = inspect_eval(task, model=scripted_model(answer_biased_policy), log_dir=str(tmp), display="none")
+    assert log.status == "success"
+    return log, path
+
+
+def test_task_parameter_applies_the_controller(run) -> None:
+    log, _ = run
+    names = {s.scorer for s in log.results.scores}
+    # one scorer per variant in the file, beside the model's own action
+    assert {"escalation_scorer", "controller_full", "controller_workflow_only"} <= names
+    overridden = 0
+    for sample in log.samples:
+        base = sample.scores["escalation_scorer"]
+        ctl = sample.scores["controller_full"]
+        assert set(ctl.value) == KEYS
+        meta = ctl.metadata["controller"]
+        assert set(meta) >= META and meta["name"] == "full"
+        model = Action(meta["model_action"]) if meta["model_action"] else None
+        assert (base.metadata["action"] or None) == meta["model_action"]
+        w = Weights(**meta["weights"])
+        r = risk(w, meta["C"], meta["M"], meta["H"], meta["confidence"])
+        assert r == pytest.approx(meta["R"], abs=1e-6)
+        final = apply_policy(model, r, Thresholds(**meta["thresholds"]))
+        assert meta["final_action"] == (final.value if final else None)
+        assert ctl.value["escalated"] == float(final is Action.ESCALATE)
+        overridden += meta["overridden"]
+    assert overridden > 0
+
+    def metric_names(scorer: str) -> set[tuple[str, str]]:
+        return {(s.name, m) for s in log.results.scores if s.scorer == scorer for m in s.metrics}
+
+    assert metric_names("controller_full") == metric_names("escalation_scorer")
+
+
+def test_rescoring_with_named_variants(run) -> None:
+    log, path = run
+    rescored = inspect_score(
+        log,
+        [controller_full(str(path)), controller_workflow_only(str(path))],
+        action="append",
+        display="none",
+    )
+    names = {s.scorer for s in rescored.results.scores}
+    assert {"controller_full", "controller_workflow_only"} <= set(names)
+    sample = rescored.samples[0]
+    assert sample.scores["controller_workflow_only"].metadata["controller"]["variant"] == ("workflow_only")
