@@ -154,8 +154,25 @@ def test_rejudge_and_report(run, tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert values == {0.5} and second.css_calls == len(rejudged.samples)
     assert main(["css", "report", log.location, str(out), "--out", str(tmp_path / "rep")]) == 0
     printed = capsys.readouterr().out
-    assert "CSS rank" in printed and "Spearman rho" in printed
+    assert "css_rank" in printed and "cms_rank" in printed and "Spearman ρ" in printed
     report = json.loads((tmp_path / "rep" / "css_report.json").read_text())
-    assert [m["css"] for m in report["models"]] == [1.0, 0.5]
+    assert [m["css"] for m in report["rows"]] == [1.0, 0.5]
+    assert [m["css_rank"] for m in report["rows"]] == [1, 2]
     assert main(["css", "agreement", "--judge-a", log.location, "--judge-b", str(out)]) == 0
     assert "kappa" in capsys.readouterr().out
+
+
+def test_escbench_report_includes_the_css_section(run, tmp_path: Path) -> None:
+    from escbench_inspect.cli import main
+    from escbench_inspect.css.agreement import summarize
+
+    log = run[0]
+    summary = summarize(read_eval_log(log.location))
+    # no escalation logs among the inputs: exit 1, but the CSS section is written
+    assert main(["report", log.location, "--out", str(tmp_path), "--bootstrap", "10"]) == 1
+    markdown = (tmp_path / "report.md").read_text()
+    assert "## Causal Sensitivity Score (CSS) vs coverage (CMS)" in markdown
+    numbers = json.loads((tmp_path / "report.json").read_text())
+    [row] = numbers["sections"]["Causal Sensitivity Score (CSS) vs coverage (CMS)"]["rows"]
+    assert row["css"] == pytest.approx(summary.css) and row["cms"] == pytest.approx(summary.cms)
+    assert row["scored_tuples"] == summary.n_css

@@ -153,6 +153,9 @@ def log_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return directory
 
 
+CSS_TITLE = "Causal Sensitivity Score (CSS) vs coverage (CMS)"
+
+
 @pytest.fixture(scope="module")
 def report(log_dir: Path):
     return build_report([str(log_dir)], ReportOptions(n_boot=400))
@@ -313,7 +316,7 @@ def test_late_risk_sensitivity(report) -> None:
 def test_skipped_inputs_are_named_with_reasons(report) -> None:
     reasons = [s["reason"] for s in report.loaded.skipped]
     assert any(r.startswith("not an escbench log") for r in reasons)
-    assert any("escbench css report" in r for r in reasons)
+    assert not any("escbench-css" in r or "css report" in r for r in reasons)  # CSS has a section
     assert any("escbench-demo" in r for r in reasons)
     if any(e.split == "dev" for e in EPISODES):
         assert any("dev-split" in note for note in report.notes)
@@ -355,10 +358,11 @@ def test_cli_writes_every_output_and_reruns_identically(
         raise AssertionError(f"non-JSON number {token}")
 
     numbers = json.loads((out / "report.json").read_text(), parse_constant=no_nan)
-    assert numbers["sections"] == {"Demo section": {"logs": 1}}
+    assert numbers["sections"]["Demo section"] == {"logs": 1}
+    assert CSS_TITLE in numbers["sections"]
     markdown = (out / "report.md").read_text()
     assert "## Demo section" in markdown and "](figures/fig3_reliability.png)" in markdown
-    assert "escbench css report" in markdown
+    assert f"## {CSS_TITLE}" in markdown
 
     # a second run without figures: identical numbers (seeded bootstrap)
     rerun = build_report([str(log_dir)], ReportOptions(n_boot=300))
@@ -376,4 +380,4 @@ def test_no_escalation_logs_gives_an_empty_report_that_says_why(
     assert cli_main(["report", *others, "--out", str(tmp_path), "--bootstrap", "10"]) == 1
     assert "no test-split escalation decisions" in capsys.readouterr().out
     markdown = (tmp_path / "report.md").read_text()
-    assert "not an escbench log" in markdown and "escbench css report" in markdown
+    assert "not an escbench log" in markdown and f"## {CSS_TITLE}" in markdown

@@ -76,7 +76,7 @@ class ReportSection:
 SectionHook = Callable[[list[str], Path], ReportSection]
 """Called with the log paths of its benchmark and the output directory (for its own figures)."""
 
-SECTION_HOOKS: dict[str, str] = {}
+SECTION_HOOKS: dict[str, str] = {"escbench-css": "escbench_inspect.css.report:css_section"}
 """Task-metadata ``benchmark`` value -> ``"module:function"`` of a :data:`SectionHook`."""
 
 SKIP_REASONS: dict[str, str] = {

@@ -117,51 +117,18 @@ def run_agreement(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from inspect_ai.log import read_eval_log
+    from escbench_inspect.css.report import css_markdown, css_table
 
-    from escbench_inspect.css.agreement import ranks, spearman_rho, summarize
-
-    summaries = [summarize(read_eval_log(p)) for p in args.logs]
-    css_rank = ranks([s.css for s in summaries])
-    cms_rank = ranks([s.cms for s in summaries])
-    header = "| model | grader | CSS | CSS rank | CMS | CMS rank | scored tuples | unscored |"
-    rows = [header, "|" + "---|" * 8]
-    for s, rc, rm in zip(summaries, css_rank, cms_rank, strict=True):
-        rows.append(
-            f"| {s.model} | {s.grader} | {_fmt(s.css)} | {rc} | {_fmt(s.cms)} | {rm} | "
-            f"{s.n_css} | {s.css_unscored} |"
-        )
-    rho = None
-    finite = [s for s in summaries if not (math.isnan(s.css) or math.isnan(s.cms))]
-    if len(finite) >= 2:
-        rho = spearman_rho([s.css for s in finite], [s.cms for s in finite])
-    table = "\n".join(rows)
-    print(table)
-    print(f"Spearman rho (CSS vs CMS rankings): {_fmt(rho) if rho is not None else 'n/a'}")
+    table, rho = css_table(args.logs)
+    text = css_markdown(table, rho)
+    print(text)
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "css_report.md").write_text(
-            table + f"\n\nSpearman rho (CSS vs CMS): {_fmt(rho) if rho is not None else 'n/a'}\n",
-            encoding="utf-8",
-        )
-        with (out / "css_report.csv").open("w", encoding="utf-8") as handle:
-            handle.write("model,grader,css,css_rank,cms,cms_rank,scored_tuples,unscored\n")
-            for s, rc, rm in zip(summaries, css_rank, cms_rank, strict=True):
-                handle.write(f"{s.model},{s.grader},{s.css},{rc},{s.cms},{rm},{s.n_css},{s.css_unscored}\n")
-        (out / "css_report.json").write_text(
-            json.dumps(
-                {
-                    "models": [s.__dict__ for s in summaries],
-                    "css_rank": css_rank,
-                    "cms_rank": cms_rank,
-                    "spearman_rho": rho,
-                },
-                indent=2,
-                default=str,
-            ),
-            encoding="utf-8",
-        )
+        (out / "css_report.md").write_text(text, encoding="utf-8")
+        table.to_csv(out / "css_report.csv", index=False)
+        payload = {"rows": table.to_dict(orient="records"), "spearman_rho": rho}
+        (out / "css_report.json").write_text(json.dumps(payload, indent=2, default=str), encoding="utf-8")
         print(f"written to {out}")
     return 0
 

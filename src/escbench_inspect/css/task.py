@@ -45,6 +45,7 @@ def css_task(
             **provenance,
             "css_catalog_version": data.catalog.version,
             "css_catalog_sha256": catalog_sha256(data),
+            "benchmark": "escbench-css",
             "css_variant": variant,
             "allow_self_judge": allow_self_judge,
             "escbench_version": package_version(),
