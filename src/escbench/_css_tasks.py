@@ -5,6 +5,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 
 from escbench_inspect.css.task import css_task
+from escbench_inspect.params import reject_unknown, task_parameters
 
 
 @task
@@ -14,6 +15,7 @@ def css(
     cases: int | str | list[str] | None = None,
     chart_length: str = "short",
     allow_self_judge: bool = False,
+    **unknown: object,
 ) -> Task:
     """Counterfactual tumor-board tuples: paired recommendations judged by the ``grader`` role.
 
@@ -24,6 +26,7 @@ def css(
         chart_length: short | medium | long | xlong.
         allow_self_judge: let the grader be the evaluated model (recorded in the log).
     """
+    reject_unknown("css", unknown, task_parameters(css))
     return css_task(
         families=families,
         interventions=interventions,

@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from escbench_inspect.datasets.errors import DataFileError
+from escbench_inspect.datasets.errors import DataFileError, read_yaml
 from escbench_inspect.scorers.detectors import (
     DETECTORS,
     ORIGINS,
@@ -57,10 +56,7 @@ class StressSet(BaseModel):
 
 
 def load_stress_set(path: Path = STRESS_FILE) -> StressSet:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        raise DataFileError(path, [f"not valid YAML: {error}"]) from error
+    data = read_yaml(path)
     try:
         return StressSet.model_validate(data)
     except ValidationError as error:

@@ -10,7 +10,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from escbench_inspect.css.rules import BASE_FACTS, condition_problems
@@ -24,7 +23,7 @@ from escbench_inspect.css.schema import (
     Intervention,
     Regimen,
 )
-from escbench_inspect.datasets.errors import DataFileError
+from escbench_inspect.datasets.errors import DataFileError, read_yaml
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -39,16 +38,6 @@ class CssData:
     catalog: Catalog
     background: Background
     catalog_raw: Any
-
-
-def _read_yaml(path: Path) -> Any:
-    try:
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
-    except FileNotFoundError as error:
-        raise DataFileError(path, ["file not found"]) from error
-    except yaml.YAMLError as error:
-        raise DataFileError(path, [f"invalid YAML: {error}"]) from error
 
 
 def _validate(model: type[BaseModel], raw: Any, path: Path, entry: str | None = None) -> Any:
@@ -68,12 +57,12 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
     """Load and cross-validate every data file in ``data_dir`` (default: the packaged files)."""
     root = Path(data_dir) if data_dir is not None else DATA_DIR
     cancers_path = root / "cancers.yaml"
-    cancers = _entries(_read_yaml(cancers_path), cancers_path, CancerSpec)
+    cancers = _entries(read_yaml(cancers_path), cancers_path, CancerSpec)
     unknown = sorted(set(cancers) - set(CANCERS))
     if unknown:
         raise DataFileError(cancers_path, [f"unknown cancer id(s) {unknown}; known: {CANCERS}"])
     regimens_path = root / "regimens.yaml"
-    regimens = _entries(_read_yaml(regimens_path), regimens_path, Regimen)
+    regimens = _entries(read_yaml(regimens_path), regimens_path, Regimen)
     biomarker_states: dict[str, set[str]] = {}
     for spec in cancers.values():
         for name, marker in spec.biomarkers.items():
@@ -90,7 +79,7 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
     known_facts = set(BASE_FACTS) | set(biomarker_states)
 
     consensus_path = root / "consensus.yaml"
-    raw_consensus = _read_yaml(consensus_path)
+    raw_consensus = read_yaml(consensus_path)
     rules_raw = raw_consensus.get("rules") if isinstance(raw_consensus, dict) else None
     if not isinstance(rules_raw, list):
         raise DataFileError(consensus_path, ["field 'rules': expected a list"])
@@ -110,7 +99,7 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
         raise DataFileError(consensus_path, ["duplicate rule ids"])
 
     catalog_path = root / "catalog.yaml"
-    catalog_raw = _read_yaml(catalog_path)
+    catalog_raw = read_yaml(catalog_path)
     if not isinstance(catalog_raw, dict):
         raise DataFileError(catalog_path, ["expected a mapping with version/families/interventions"])
     for i, raw_iv in enumerate(catalog_raw.get("interventions") or []):
@@ -130,7 +119,7 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
     catalog = _validate(Catalog, catalog_raw, catalog_path)
 
     background_path = root / "background.yaml"
-    background = _validate(Background, _read_yaml(background_path), background_path)
+    background = _validate(Background, read_yaml(background_path), background_path)
     return CssData(
         cancers=cancers,
         regimens=regimens,

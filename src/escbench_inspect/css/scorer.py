@@ -46,7 +46,8 @@ CSS_LEVELS: tuple[float, ...] = (0.0, 0.5, 1.0)
 
 
 class CssVerdict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: a judge's `true` or `"1"` is not a score (lax pydantic would coerce it to 1.0)
+    model_config = ConfigDict(extra="forbid", strict=True)
     score: float
     rationale: str
 
@@ -74,11 +75,20 @@ class JudgeFailure(Exception):
 _FENCE = regex.compile(r"^```(?:json)?\s*|\s*```$", regex.MULTILINE)
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """json.loads hook: a reply with a repeated key is ambiguous (json keeps the last silently)."""
+    keys = [key for key, _ in pairs]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise json.JSONDecodeError(f"duplicate keys {repeated}", "", 0)
+    return dict(pairs)
+
+
 def parse_json_reply(text: str) -> dict[str, Any]:
     """The single JSON object of a grader reply (code fences tolerated, prose is not)."""
     stripped = _FENCE.sub("", text.strip()).strip()
     try:
-        value = json.loads(stripped)
+        value = json.loads(stripped, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as error:
         raise JudgeFailure("not_json", str(error), text) from error
     if not isinstance(value, dict):

@@ -14,10 +14,9 @@ import functools
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-import yaml
 from pydantic import ValidationError
 
-from escbench_inspect.datasets.errors import DataFileError
+from escbench_inspect.datasets.errors import DataFileError, read_yaml
 from escbench_inspect.datasets.schema import (
     PLACEHOLDER,
     Action,
@@ -37,16 +36,9 @@ ACTION_SPACE_FILE = PACKAGE_DIR / "action_space.yaml"
 SURFACES: tuple[SurfaceId, ...] = ("a", "b")
 
 
-def _read_yaml(path: Path) -> object:
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        raise DataFileError(path, [f"not valid YAML: {error}"]) from error
-
-
 def load_seed(path: Path) -> SeedScenario:
     """Load and validate one seed scenario file."""
-    data = _read_yaml(path)
+    data = read_yaml(path)
     entry = data.get("id") if isinstance(data, dict) else None
     try:
         seed = SeedScenario.model_validate(data)
@@ -76,7 +68,7 @@ def default_seeds() -> tuple[SeedScenario, ...]:
 
 def load_action_space(path: Path = ACTION_SPACE_FILE) -> dict[TaskClass, tuple[ActionOption, ...]]:
     """Class-specific action definitions, every class defining all four actions."""
-    data = _read_yaml(path)
+    data = read_yaml(path)
     if not isinstance(data, dict):
         raise DataFileError(path, ["expected a mapping of task class to action definitions"])
     result: dict[TaskClass, tuple[ActionOption, ...]] = {}

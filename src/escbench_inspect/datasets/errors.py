@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
 from pydantic import ValidationError
 
 
@@ -26,3 +27,33 @@ class DataFileError(ValueError):
             field = ".".join(str(part) for part in item["loc"]) or "<root>"
             problems.append(f"field '{field}': {item['msg']}")
         return cls(path, problems, entry)
+
+
+class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """Safe YAML loader that rejects a mapping with two equal keys (PyYAML keeps the last)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: set[object] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                line = key_node.start_mark.line + 1
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r} (line {line})", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def read_yaml(path: Path) -> object:
+    """Parse a data file strictly: UTF-8, valid YAML, no duplicate keys; else DataFileError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as error:
+        raise DataFileError(path, ["file not found"]) from error
+    except UnicodeDecodeError as error:
+        raise DataFileError(path, [f"not UTF-8 text: {error}"]) from error
+    try:
+        return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as error:
+        raise DataFileError(path, [f"not valid YAML: {error}"]) from error

@@ -44,6 +44,11 @@ def select_episodes(
     seeds: Sequence[SeedScenario] | None = None,
 ) -> list[Episode]:
     """Episodes of the chosen split, classes and variants, in the corpus's fixed order."""
+    if seeds is not None:
+        ids = [seed.id for seed in seeds]
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        if repeated:
+            raise ValueError(f"duplicate seed ids {repeated}: each seed must be given once")
     chosen = [
         seed
         for seed in (default_seeds() if seeds is None else seeds)

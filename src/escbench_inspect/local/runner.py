@@ -105,3 +105,12 @@ def run_report(logs: Sequence[Path], out_dir: Path) -> int | None:
     module.add_arguments(parser)
     args = parser.parse_args([*map(str, logs), "--out", str(out_dir)])
     return int(module.run(args) or 0)
+
+
+def log_status(path: Path) -> tuple[str, str | None]:
+    """(status, first line of the error) from a log's header; ``inspect eval`` exits 0 on errors."""
+    from inspect_ai.log import read_eval_log
+
+    log = read_eval_log(str(path), header_only=True)
+    error = log.error.message.strip().splitlines()[0] if log.error and log.error.message else None
+    return log.status, error

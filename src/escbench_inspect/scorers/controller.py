@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from escbench_inspect.datasets.errors import DataFileError
 from escbench_inspect.datasets.schema import Action
 from escbench_inspect.scorers.detectors import detect
-from escbench_inspect.scorers.escalation import escalation_metrics, score_values
+from escbench_inspect.scorers.escalation import escalation_metrics, output_status, score_values
 from escbench_inspect.scorers.parse import parse_decision
 
 Variant = Literal["full", "workflow_only", "confidence_only"]
@@ -190,7 +190,7 @@ def score_with_controller(config: ControllerConfig):
                 f"{config.name}: R={meta['R']:.3f} (C={int(meta['C'])} M={int(meta['M'])} "
                 f"H={int(meta['H'])}); {meta['model_action']} -> {meta['final_action']}"
             ),
-            metadata={"controller": meta},
+            metadata={"controller": meta, **output_status(state.output)},
         )
 
     return score
@@ -208,6 +208,7 @@ def controller_scorer(path: str, variant: str | None = None) -> Scorer:
 
 def controller_scorers(path: str) -> list[Scorer]:
     """One distinctly named scorer per variant present in the file (for a task's scorer list)."""
+    load_controller(path)  # validates the file first: DataFileError names it on any problem
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     names = list(data.get("controllers", {})) if isinstance(data, dict) else []
     if not names:

@@ -34,10 +34,9 @@ from pathlib import Path
 from typing import Literal
 
 import regex
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from escbench_inspect.datasets.errors import DataFileError
+from escbench_inspect.datasets.errors import DataFileError, read_yaml
 from escbench_inspect.datasets.render import HEADER_LINE
 
 DetectorName = Literal["conflict", "missing", "high_risk"]
@@ -92,7 +91,7 @@ class Concept(_Frozen):
         default=(), description="Terms of which one must occur (non-negated) anywhere in the text."
     )
 
-    @field_validator("terms")
+    @field_validator("terms", "requires_context")
     @classmethod
     def _terms_compile(cls, terms: tuple[str | Term, ...]) -> tuple[str | Term, ...]:
         for term in terms:
@@ -240,13 +239,6 @@ def _alternation(terms: Iterable[str]) -> regex.Pattern:
 # ------------------------------------------------------------------------------------------------
 
 
-def _read(path: Path) -> object:
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        raise DataFileError(path, [f"not valid YAML: {error}"]) from error
-
-
 def _validate(model: type[BaseModel], path: Path, data: object) -> BaseModel:
     if isinstance(data, dict) and isinstance(data.get("concepts"), list):
         # Validate concept by concept so that the error names the entry.
@@ -344,7 +336,7 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
     modifier_path = directory / "modifiers.yaml"
     if not modifier_path.exists():
         raise DataFileError(modifier_path, ["file not found"])
-    modifiers = _validate(ModifierFile, modifier_path, _read(modifier_path))
+    modifiers = _validate(ModifierFile, modifier_path, read_yaml(modifier_path))
     assert isinstance(modifiers, ModifierFile)
     concepts: list[CompiledConcept] = []
     seen: dict[str, Path] = {}
@@ -352,7 +344,7 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
     if not paths:
         raise DataFileError(directory, ["no lexicon files (*.yaml) found"])
     for path in paths:
-        parsed = _validate(LexiconFile, path, _read(path))
+        parsed = _validate(LexiconFile, path, read_yaml(path))
         assert isinstance(parsed, LexiconFile)
         for concept in parsed.concepts:
             if concept.id in seen:
