@@ -30,7 +30,7 @@ from escbench_inspect.agents.submit import (
 )
 from escbench_inspect.agents.usage import agent_tool_scorer, record_usage, tool_usage
 from escbench_inspect.datasets.assembly import default_action_space
-from escbench_inspect.datasets.escalation import episode_metadata, select_episodes
+from escbench_inspect.datasets.escalation import episode_metadata, escalation_dataset
 from escbench_inspect.datasets.render import render_blocks
 from escbench_inspect.datasets.schema import (
     Action,
@@ -93,11 +93,9 @@ def agent_escalation_dataset(
     seeds: Sequence[SeedScenario] | None = None,
 ) -> MemoryDataset:
     """The escalation episodes as agent-mode samples (same ids, targets and metadata contract)."""
-    episodes = select_episodes(split, classes, variants, seeds)
-    if not episodes:
-        raise ValueError(f"no episodes for split={split!r}")
-    samples = [agent_episode_sample(e) for e in episodes]
-    return MemoryDataset(samples, name="escbench-escalation-agent")
+    return escalation_dataset(
+        split, classes, variants, seeds, to_sample=agent_episode_sample, name="escbench-escalation-agent"
+    )
 
 
 def agent_system_prompt(task_class: TaskClass, condition: PromptCondition, structured: bool = True) -> str:

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from escbench_inspect.datasets.errors import DataFileError, read_yaml
+from escbench_inspect.datasets.errors import DataFileError, read_yaml, validated
 from escbench_inspect.scorers.detectors import (
     DETECTORS,
     ORIGINS,
@@ -56,11 +56,7 @@ class StressSet(BaseModel):
 
 
 def load_stress_set(path: Path = STRESS_FILE) -> StressSet:
-    data = read_yaml(path)
-    try:
-        return StressSet.model_validate(data)
-    except ValidationError as error:
-        raise DataFileError.from_validation(path, error) from error
+    return validated(StressSet, read_yaml(path), path)
 
 
 @dataclass(frozen=True)

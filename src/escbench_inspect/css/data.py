@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from escbench_inspect.css.rules import BASE_FACTS, condition_problems
 from escbench_inspect.css.schema import (
@@ -23,7 +23,7 @@ from escbench_inspect.css.schema import (
     Intervention,
     Regimen,
 )
-from escbench_inspect.datasets.errors import DataFileError, read_yaml
+from escbench_inspect.datasets.errors import DataFileError, read_yaml, validated
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -40,17 +40,10 @@ class CssData:
     catalog_raw: Any
 
 
-def _validate(model: type[BaseModel], raw: Any, path: Path, entry: str | None = None) -> Any:
-    try:
-        return model.model_validate(raw)
-    except ValidationError as error:
-        raise DataFileError.from_validation(path, error, entry) from error
-
-
 def _entries(raw: Any, path: Path, model: type[BaseModel]) -> dict[str, Any]:
     if not isinstance(raw, dict) or not raw:
         raise DataFileError(path, ["expected a non-empty mapping of id -> entry"])
-    return {key: _validate(model, value, path, entry=str(key)) for key, value in raw.items()}
+    return {key: validated(model, value, path, entry=str(key)) for key, value in raw.items()}
 
 
 def load_data(data_dir: Path | str | None = None) -> CssData:
@@ -86,14 +79,14 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
     rules = []
     for i, raw_rule in enumerate(rules_raw):
         entry = str(raw_rule.get("id", f"rules[{i}]")) if isinstance(raw_rule, dict) else f"[{i}]"
-        rule = _validate(ConsensusRule, raw_rule, consensus_path, entry)
+        rule = validated(ConsensusRule, raw_rule, consensus_path, entry)
         problems = [f"field 'when': {p}" for p in condition_problems(rule.when, known_facts)]
         if rule.standard_first_line and rule.standard_first_line not in regimens:
             problems.append(f"field 'standard_first_line': unknown regimen '{rule.standard_first_line}'")
         if problems:
             raise DataFileError(consensus_path, problems, entry=entry)
         rules.append(rule)
-    _validate(ConsensusFile, {"rules": rules_raw}, consensus_path)
+    validated(ConsensusFile, {"rules": rules_raw}, consensus_path)
     ids = [r.id for r in rules]
     if len(set(ids)) != len(ids):
         raise DataFileError(consensus_path, ["duplicate rule ids"])
@@ -104,7 +97,7 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
         raise DataFileError(catalog_path, ["expected a mapping with version/families/interventions"])
     for i, raw_iv in enumerate(catalog_raw.get("interventions") or []):
         entry = str(raw_iv.get("id", f"interventions[{i}]")) if isinstance(raw_iv, dict) else str(i)
-        iv: Intervention = _validate(Intervention, raw_iv, catalog_path, entry)
+        iv: Intervention = validated(Intervention, raw_iv, catalog_path, entry)
         problems = [f"field 'applies_if': {p}" for p in condition_problems(iv.applies_if, known_facts)]
         for cancer, marker in iv.change.targets.items():
             if cancer not in cancers or marker not in cancers[cancer].biomarkers:
@@ -116,10 +109,10 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
                     problems.append(f"field 'change.map.{marker}': unknown state(s) {sorted(bad)}")
         if problems:
             raise DataFileError(catalog_path, problems, entry=entry)
-    catalog = _validate(Catalog, catalog_raw, catalog_path)
+    catalog = validated(Catalog, catalog_raw, catalog_path)
 
     background_path = root / "background.yaml"
-    background = _validate(Background, read_yaml(background_path), background_path)
+    background = validated(Background, read_yaml(background_path), background_path)
     return CssData(
         cancers=cancers,
         regimens=regimens,

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeVar
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 
 class DataFileError(ValueError):
@@ -57,3 +58,14 @@ def read_yaml(path: Path) -> object:
         return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as error:
         raise DataFileError(path, [f"not valid YAML: {error}"]) from error
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validated(model: type[M], data: object, path: Path, entry: str | None = None) -> M:
+    """``model.model_validate(data)``, a failure raised as DataFileError naming file and entry."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise DataFileError.from_validation(path, error, entry=entry) from error

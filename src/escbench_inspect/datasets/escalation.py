@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
@@ -62,15 +62,18 @@ def escalation_dataset(
     classes: Sequence[TaskClass] = tuple(TaskClass),
     variants: Sequence[Variant] = tuple(Variant),
     seeds: Sequence[SeedScenario] | None = None,
+    to_sample: Callable[[Episode], Sample] = episode_sample,
+    name: str = "escbench-escalation",
 ) -> MemoryDataset:
-    """The episodes as Inspect samples; ``seeds`` defaults to the packaged corpus."""
+    """The episodes as Inspect samples; ``seeds`` defaults to the packaged corpus and
+    ``to_sample`` turns an episode into a sample (the agent mode supplies its own)."""
     episodes = select_episodes(split, classes, variants, seeds)
     if not episodes:
         raise ValueError(
             f"no episodes for split={split!r}, classes={[c.value for c in classes]}, "
             f"variants={[v.value for v in variants]}"
         )
-    return MemoryDataset([episode_sample(e) for e in episodes], name="escbench-escalation")
+    return MemoryDataset([to_sample(e) for e in episodes], name=name)
 
 
 def dataset_fingerprint(dataset: MemoryDataset) -> list[dict]:

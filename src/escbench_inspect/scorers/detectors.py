@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import Literal
 
 import regex
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from escbench_inspect.datasets.errors import DataFileError, read_yaml
+from escbench_inspect.datasets.errors import DataFileError, read_yaml, validated
 from escbench_inspect.datasets.render import HEADER_LINE
 
 DetectorName = Literal["conflict", "missing", "high_risk"]
@@ -244,16 +244,8 @@ def _validate(model: type[BaseModel], path: Path, data: object) -> BaseModel:
         # Validate concept by concept so that the error names the entry.
         for index, item in enumerate(data["concepts"]):
             entry = item.get("id") if isinstance(item, dict) else None
-            try:
-                Concept.model_validate(item)
-            except ValidationError as error:
-                raise DataFileError.from_validation(
-                    path, error, entry=entry or f"concepts[{index}]"
-                ) from error
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        raise DataFileError.from_validation(path, error) from error
+            validated(Concept, item, path, entry=entry or f"concepts[{index}]")
+    return validated(model, data, path)
 
 
 @dataclass(frozen=True)
