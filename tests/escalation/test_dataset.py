@@ -19,9 +19,7 @@ SEEDS = default_seeds()
 EPISODES = list(iter_episodes(SEEDS))
 BY_ID = {e.episode_id: e for e in EPISODES}
 FULL_CORPUS = len(SEEDS) == 40
-LEAK = regex.compile(
-    r"\b(variant|perturb\w*|stale|late[ _-]?risk|clean|missing|conflict\w*)\b", regex.I
-)
+LEAK = regex.compile(r"\b(variant|perturb\w*|stale|late[ _-]?risk|clean|missing|conflict\w*)\b", regex.I)
 
 
 def _clean_twin(episode: Episode) -> Episode:

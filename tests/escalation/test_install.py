@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import inspect_eval_cli
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 ROOT = Path(__file__).parents[2]
@@ -44,28 +45,7 @@ def test_regular_install_runs_triage_by_name(tmp_path: Path) -> None:
     ).stdout
     assert where.startswith(str(site))
     logs = tmp_path / "logs"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "inspect_ai",
-            "eval",
-            "escbench/triage",
-            "--model",
-            "mockllm/model",
-            "--limit",
-            "2",
-            "--log-dir",
-            str(logs),
-            "--display",
-            "plain",
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tmp_path,
-    )
+    result = inspect_eval_cli("--limit", "2", log_dir=logs, env=env, cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]
     log = read_eval_log(list_eval_logs(str(logs))[0].name)
     assert log.status == "success" and len(log.samples) == 2

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import inspect_eval_cli
 from inspect_ai import Task, eval, eval_set
 from inspect_ai.dataset import Sample
 from inspect_ai.log import list_eval_logs, read_eval_log
@@ -59,9 +58,7 @@ def test_uncertainty_prompt_reaches_the_model(tmp_path: Path) -> None:
     )[0]
     system = log.samples[0].messages[0]
     assert system.role == "system" and "missed escalation is more harmful" in system.text
-    vanilla = eval(triage(), model=ALWAYS_ESCALATE, limit=1, log_dir=str(tmp_path), display="none")[
-        0
-    ]
+    vanilla = eval(triage(), model=ALWAYS_ESCALATE, limit=1, log_dir=str(tmp_path), display="none")[0]
     assert "more harmful" not in vanilla.samples[0].messages[0].text
 
 
@@ -82,50 +79,14 @@ def test_bad_parameters_fail_clearly(kwargs: dict, message: str) -> None:
 
 
 def test_bad_parameter_on_the_command_line(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "inspect_ai",
-            "eval",
-            "escbench/triage",
-            "--model",
-            "mockllm/model",
-            "-T",
-            "split=training",
-            "--log-dir",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = inspect_eval_cli("-T", "split=training", log_dir=tmp_path)
     assert result.returncode != 0
     assert "accepted: test, dev, all" in result.stdout + result.stderr
 
 
 @pytest.mark.slow
 def test_cli_eval_writes_a_successful_log(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "inspect_ai",
-            "eval",
-            "escbench/triage",
-            "--model",
-            "mockllm/model",
-            "--limit",
-            "3",
-            "--log-dir",
-            str(tmp_path),
-            "--display",
-            "plain",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = inspect_eval_cli("--limit", "3", log_dir=tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]
     log = read_eval_log(list_eval_logs(str(tmp_path))[0].name)
     assert log.status == "success" and len(log.samples) == 3
