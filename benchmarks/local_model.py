@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 import time
@@ -38,6 +39,23 @@ class Result:
     output_tokens: int
     invalid: int
     status: str
+    prompt_tokens_evaluated: int  # after prefix reuse: what the server actually computed
+    prompt_eval_s: float
+    generation_s: float
+    generated_tokens: int
+
+
+TIMING = re.compile(r"(prompt eval|\s{2}eval) time =\s+([\d.]+) ms /\s+(\d+) tokens")
+
+
+def server_timings(log: Path) -> dict[str, float]:
+    """Sum llama-server's per-request timings (less noisy than wall time on a shared machine)."""
+    totals = {"prompt_ms": 0.0, "prompt_n": 0, "gen_ms": 0.0, "gen_n": 0}
+    for kind, ms, n in TIMING.findall(log.read_text(errors="replace")):
+        key = "prompt" if kind.startswith("prompt") else "gen"
+        totals[f"{key}_ms"] += float(ms)
+        totals[f"{key}_n"] += int(n)
+    return totals
 
 
 def run_config(task: str, episodes: int, parallel: int, reuse: bool, log_dir: Path) -> Result:
@@ -60,6 +78,7 @@ def run_config(task: str, episodes: int, parallel: int, reuse: bool, log_dir: Pa
             display="none", **extra,
         )
         wall = time.monotonic() - start
+    timing = server_timings(server_log)
     samples = log.samples or []
     times = [s.total_time for s in samples if s.total_time is not None]
     usage = next(iter(log.stats.model_usage.values()), None)
@@ -75,6 +94,9 @@ def run_config(task: str, episodes: int, parallel: int, reuse: bool, log_dir: Pa
         prompt_tokens=usage.input_tokens if usage else 0,
         output_tokens=usage.output_tokens if usage else 0,
         invalid=invalid, status=log.status,
+        prompt_tokens_evaluated=int(timing["prompt_n"]),
+        prompt_eval_s=round(timing["prompt_ms"] / 1000, 1),
+        generation_s=round(timing["gen_ms"] / 1000, 1), generated_tokens=int(timing["gen_n"]),
     )
 
 
@@ -87,8 +109,19 @@ LABS = {
 }
 
 
-def tool_probe(samples: int, emulate: bool, log_dir: Path) -> dict:
-    """How often the model calls a tool when the answer is only reachable through it."""
+TOOL_MODES = {
+    "native": "native (--jinja, tool_choice auto)",
+    "emulated": "emulated (-M emulate_tools=true)",
+    "required": "native, tool_choice=any (server grammar forces <tool_call>)",
+}
+
+
+def tool_probe(samples: int, mode: str, log_dir: Path) -> dict:
+    """How often the model calls a tool when the answer is only reachable through it.
+
+    ``required`` forces a tool call on the first turn (Inspect ``tool_choice="any"`` -> OpenAI
+    ``"required"``, which llama-server turns into a grammar), then lets the model answer freely.
+    """
     from inspect_ai import Task
     from inspect_ai import eval as inspect_eval
     from inspect_ai.dataset import Sample
@@ -116,8 +149,12 @@ def tool_probe(samples: int, emulate: bool, log_dir: Path) -> dict:
                      "tool to find it, then reply with the value.", target=value.split()[0])
         for pid, (test, value) in list(LABS.items())[:samples]
     ]
-    task = Task(dataset=dataset, solver=[use_tools([lookup_lab()]), generate()],
-                scorer=includes())
+    if mode == "required":
+        solver = [use_tools([lookup_lab()], tool_choice="any"), generate(tool_calls="single"),
+                  use_tools([lookup_lab()], tool_choice="none"), generate()]
+    else:
+        solver = [use_tools([lookup_lab()]), generate()]
+    task = Task(dataset=dataset, solver=solver, scorer=includes())
     paths = cache_paths()
     config = ServerConfig(binary=paths.server_bin, model=paths.model_path, alias=MODEL_ALIAS)
     with LlamaServer(config, paths.runs_dir / "bench-tools.log") as server:
@@ -125,7 +162,7 @@ def tool_probe(samples: int, emulate: bool, log_dir: Path) -> dict:
         (log,) = inspect_eval(
             task, model=f"openai-api/llamacpp/{MODEL_ALIAS}", max_retries=2, timeout=300,
             log_dir=str(log_dir), display="none", max_tokens=300,
-            model_args={"emulate_tools": True} if emulate else {},
+            model_args={"emulate_tools": True} if mode == "emulated" else {},
         )
     called = correct = 0
     for sample in log.samples or []:
@@ -134,20 +171,22 @@ def tool_probe(samples: int, emulate: bool, log_dir: Path) -> dict:
         if any(score.value == "C" for score in (sample.scores or {}).values()):
             correct += 1
     n = len(log.samples or [])
-    return {"mode": "emulated (-M emulate_tools=true)" if emulate else "native (--jinja)",
+    return {"mode": TOOL_MODES[mode],
             "samples": n, "called_tool": called, "answered_correctly": correct,
             "status": log.status}
 
 
 def table(results: list[Result]) -> str:
     head = ("| slots | prefix reuse | episodes | wall s | episodes/min | mean s/episode "
-            "| prompt tok | output tok | invalid |")
-    rows = [head, "|" + "---|" * 9]
+            "| prompt tok computed (Inspect / server) | prompt eval s | output tok "
+            "| generation s | invalid |")
+    rows = [head, "|" + "---|" * 11]
     for r in results:
         rows.append(
             f"| {r.parallel} | {'on' if r.prefix_reuse else 'off'} | {r.episodes} | {r.wall_s} "
-            f"| {r.episodes_per_min} | {r.mean_episode_s} | {r.prompt_tokens} "
-            f"| {r.output_tokens} | {r.invalid} |"
+            f"| {r.episodes_per_min} | {r.mean_episode_s} "
+            f"| {r.prompt_tokens} / {r.prompt_tokens_evaluated} | {r.prompt_eval_s} "
+            f"| {r.output_tokens} | {r.generation_s} | {r.invalid} |"
         )
     return "\n".join(rows)
 
@@ -163,6 +202,8 @@ def main() -> int:
     parser.add_argument("--tool-probe", type=int, default=0, metavar="N",
                         help="Also measure the tool-call rate on N (<=10) lookup questions, "
                              "native vs emulated tool calling.")
+    parser.add_argument("--tool-modes", nargs="+", default=list(TOOL_MODES),
+                        choices=list(TOOL_MODES), help="Tool-calling modes to probe.")
     args = parser.parse_args()
     paths = cache_paths()
     if not (install.runtime_ready(paths) and install.model_ready(paths)):
@@ -182,8 +223,8 @@ def main() -> int:
         results.append(result)
     if results:
         print(table(results))
-    probes = [tool_probe(args.tool_probe, emulate, args.log_dir)
-              for emulate in (False, True)] if args.tool_probe else []
+    probes = [tool_probe(args.tool_probe, mode, args.log_dir)
+              for mode in args.tool_modes] if args.tool_probe else []
     for probe in probes:
         print(f"tools {probe['mode']}: called a tool in {probe['called_tool']}/{probe['samples']}, "
               f"correct answer in {probe['answered_correctly']}/{probe['samples']} "

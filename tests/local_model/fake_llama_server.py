@@ -9,6 +9,8 @@ Behaviour switches through env FAKE_SERVER_MODE:
   child     like ok, but also spawn a sleeping child in the same process group
   stubborn  like ok, but ignore SIGTERM (must be SIGKILLed)
   reject    like ok, but answer chat completions with HTTP 500 (a provider rejecting the schema)
+  slowchat  like ok, but take 60 s per chat completion (to interrupt a run)
+  clash     first start fails like a port taken by someone else, later starts are ok
 FAKE_SERVER_PIDFILE, when set, receives "<pid> [<child pid>]".
 """
 
@@ -35,6 +37,11 @@ def main() -> None:
     parser.add_argument("--api-key", default="")
     parser.add_argument("--alias", default="fake")
     args, _ = parser.parse_known_args()
+    marker = os.environ.get("FAKE_SERVER_PIDFILE", "/nonexistent") + ".clash"
+    if MODE == "clash" and not os.path.exists(marker):
+        open(marker, "w").close()
+        print(f"srv  start: couldn't bind HTTP server socket, port: {args.port}", flush=True)
+        sys.exit(1)
     if MODE == "exit":
         print("fake: cannot load model", flush=True)
         sys.exit(3)
@@ -77,6 +84,8 @@ def main() -> None:
             if self.headers.get("Authorization") != f"Bearer {args.api_key}":
                 self._send(401, {"error": {"message": "Invalid API Key"}})
                 return
+            if MODE == "slowchat":
+                time.sleep(60)
             if MODE == "reject":
                 self._send(500, {"error": {"message": "response_format not supported"}})
                 return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import signal
 import socket
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from escbench_inspect.local import install, server
-from escbench_inspect.local.cli import LocalError, parse_limit
+from escbench_inspect.local.cli import LocalError, grader_args, parse_limit
 from escbench_inspect.local.gguf import GGUFError, read_header
 from escbench_inspect.local.provenance import MODEL_PARTS, CachePaths, ModelPart
 from escbench_inspect.local.runner import inspect_command
@@ -76,6 +77,12 @@ def test_server_command_binds_loopback_with_jinja(tmp_path: Path) -> None:
     assert "--cache-reuse 0" in joined and "--threads 3" in joined and "--alias tiny" in joined
 
 
+def test_default_threads_leave_a_core_free() -> None:
+    assert server.default_threads(None, cpus=2) == (1, 2)
+    assert server.default_threads(None, cpus=1) == (1, 1)
+    assert server.default_threads(4, cpus=2) == (4, 4)
+
+
 def test_inspect_command_is_bounded_and_passes_extras(tmp_path: Path) -> None:
     cmd = inspect_command(["escbench/triage"], "tiny", tmp_path, 20, 2, extra=["-T", "x=1"])
     joined = " ".join(cmd)
@@ -90,6 +97,12 @@ def test_inspect_command_is_bounded_and_passes_extras(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("value", "expected"), [("20", 20), ("all", None), ("0", None)])
 def test_parse_limit(value: str, expected: int | None) -> None:
     assert parse_limit(value) == expected
+
+
+def test_self_grader_args_are_explicit() -> None:
+    assert grader_args("tiny") == [
+        "--model-role", "grader=openai-api/llamacpp/tiny", "-T", "allow_self_judge=true"
+    ]
 
 
 def test_parse_limit_rejects_garbage() -> None:
@@ -261,6 +274,17 @@ def test_startup_failure_reports_log(fake_server_bin: Path, chat_gguf: Path, tmp
     with pytest.raises(ServerError, match="cannot load model"):
         srv.start()
     assert srv.process is None and srv not in server._LIVE
+    assert srv.log_path.read_text().count("$ ") == 1  # a broken server is not retried
+
+
+def test_port_clash_is_retried_on_another_port(fake_server_bin: Path, chat_gguf: Path,
+                                               tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    srv, _ = _server(fake_server_bin, chat_gguf, tmp_path, "clash", monkeypatch)
+    with srv:
+        assert srv.port is not None
+    log = srv.log_path.read_text()
+    assert "couldn't bind" in log and log.count("$ ") == 2
 
 
 def test_health_timeout_kills_server(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path,
@@ -339,6 +363,13 @@ def test_run_without_setup_says_what_to_do(tmp_path: Path) -> None:
     assert _cli(["status"], tmp_path).returncode == 1
 
 
+needs_openai = pytest.mark.skipif(
+    importlib.util.find_spec("openai") is None,
+    reason="Inspect's openai-api provider needs the openai package (pip install openai)",
+)
+
+
+@needs_openai
 def test_run_end_to_end_with_fake_server(fake_server_bin: Path, chat_gguf: Path,
                                          tmp_path: Path) -> None:
     result = _cli(["run", "--server-bin", str(fake_server_bin), "--model-path", str(chat_gguf),
@@ -356,11 +387,63 @@ def test_run_end_to_end_with_fake_server(fake_server_bin: Path, chat_gguf: Path,
     assert server_logs and "--jinja" in server_logs[0].read_text()
 
 
+@needs_openai
 def test_rejecting_provider_fails_fast(fake_server_bin: Path, chat_gguf: Path,
                                        tmp_path: Path) -> None:
     start = time.monotonic()
     result = _cli(["run", "--server-bin", str(fake_server_bin), "--model-path", str(chat_gguf),
                    "--limit", "1", "--max-retries", "1", "--log-dir", "logs", "--no-report",
                    "--", "--display", "none"], tmp_path, mode="reject")
-    assert result.returncode != 0
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "structured=false" in result.stderr  # says how to drop response_schema
     assert time.monotonic() - start < 200  # bounded retries, not an endless loop
+
+
+@needs_openai
+def test_ctrl_c_stops_server_and_inspect(fake_server_bin: Path, chat_gguf: Path,
+                                         tmp_path: Path) -> None:
+    pidfile = tmp_path / "pids"
+    env = {**os.environ, "ESCBENCH_CACHE": str(tmp_path / "cache"), "FAKE_SERVER_MODE": "slowchat",
+           "FAKE_SERVER_PIDFILE": str(pidfile)}
+    cmd = [sys.executable, "-m", "escbench_inspect.cli", "local", "run", "--server-bin",
+           str(fake_server_bin), "--model-path", str(chat_gguf), "--limit", "1", "--log-dir",
+           "logs", "--", "--display", "none"]
+    # own session, like a terminal's foreground group: Ctrl-C reaches escbench and inspect
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 180
+    while not (pidfile.exists() and list((tmp_path / "logs").glob("*.eval"))):
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()[0]
+        time.sleep(0.5)
+    time.sleep(2)  # let the sample reach the (slow) model call
+    os.killpg(proc.pid, signal.SIGINT)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 130, out
+    assert _wait_dead(int(pidfile.read_text().split()[0])), "llama-server outlived the run"
+    assert "[cancelled]" in out or "did not succeed" in out
+
+
+@needs_openai
+def test_sigterm_stops_server_and_leaves_a_cancelled_log(fake_server_bin: Path, chat_gguf: Path,
+                                                         tmp_path: Path) -> None:
+    pidfile = tmp_path / "pids"
+    env = {**os.environ, "ESCBENCH_CACHE": str(tmp_path / "cache"), "FAKE_SERVER_MODE": "slowchat",
+           "FAKE_SERVER_PIDFILE": str(pidfile)}
+    cmd = [sys.executable, "-m", "escbench_inspect.cli", "local", "run", "--server-bin",
+           str(fake_server_bin), "--model-path", str(chat_gguf), "--limit", "1", "--log-dir",
+           "logs", "--", "--display", "none"]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 180
+    while not (pidfile.exists() and list((tmp_path / "logs").glob("*.eval"))):
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()[0]
+        time.sleep(0.5)
+    time.sleep(2)
+    proc.send_signal(signal.SIGTERM)  # only escbench, as `timeout` or a job scheduler would
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode != 0, out
+    assert _wait_dead(int(pidfile.read_text().split()[0])), "llama-server outlived the run"
+    from inspect_ai.log import read_eval_log
+
+    (log,) = (tmp_path / "logs").glob("*.eval")
+    assert read_eval_log(str(log), header_only=True).status == "cancelled"

@@ -143,6 +143,12 @@ def _run_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-report", action="store_true", help="Do not write the report.")
     p.add_argument(
+        "--self-grader",
+        action="store_true",
+        help="Tasks with a `grader` role (escbench/css): grade with the local model itself "
+        "(adds --model-role grader=<local> -T allow_self_judge=true; recorded in the log).",
+    )
+    p.add_argument(
         "inspect_args",
         nargs=argparse.REMAINDER,
         help="After `--`: extra arguments for inspect eval (e.g. -T prompt=uncertainty).",
@@ -252,6 +258,14 @@ def _run(args: argparse.Namespace) -> int:
     if extra and extra[0] == "--":
         extra = extra[1:]
     tasks = args.tasks or [DEFAULT_TASK]
+    if args.self_grader:
+        extra = grader_args(config.alias) + extra
+    elif any("css" in t for t in tasks) and "--model-role" not in extra:
+        print(
+            "[escbench local] note: escbench/css needs a grader; no other model is reachable "
+            "offline, so add --self-grader (or `-- --model-role grader=…`).",
+            file=sys.stderr,
+        )
     log_dir = args.log_dir
     _offline_tokenizer()
     install_signal_handlers()
@@ -315,6 +329,11 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     print(f"[escbench local] report: {out}/ (exit code {report_code})")
     return report_code
+
+
+def grader_args(alias: str) -> list[str]:
+    """Inspect args that make the local model its own grader (explicitly allowed and logged)."""
+    return ["--model-role", f"grader=openai-api/llamacpp/{alias}", "-T", "allow_self_judge=true"]
 
 
 def _serve(args: argparse.Namespace) -> int:

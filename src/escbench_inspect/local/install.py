@@ -220,7 +220,7 @@ def setup_runtime(paths: CachePaths, jobs: int | None = None, force: bool = Fals
             shutil.rmtree(paths.build_dir)  # switched generator: cmake refuses to reuse the dir
     jobs = jobs or os.cpu_count() or 2
     build_log = paths.runtime_dir / "build.log"
-    log(f"building llama-server with {jobs} jobs (about 11 min on 2 cores); log: {build_log}")
+    log(f"building llama-server with {jobs} jobs (11 min on 2 idle cores, longer if busy); log: {build_log}")
     start = time.monotonic()
     _run_logged(configure_command(cmake, paths, ninja), build_log, "cmake configure")
     _run_logged(build_command(cmake, paths, jobs), build_log, "llama-server build")

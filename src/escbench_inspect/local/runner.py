@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import os
@@ -76,8 +77,12 @@ def run_inspect(cmd: Sequence[str], server: LlamaServer, grace_s: float = 30.0) 
     process = subprocess.Popen(list(cmd), env=env)
     try:
         return process.wait()
-    except BaseException:
-        # Ctrl-C reached inspect too (same process group); give it time to flush its log.
+    except BaseException as err:
+        # A terminal Ctrl-C reached inspect too (same process group). Anything else (SIGTERM or
+        # SIGHUP turned into SystemExit) did not: interrupt inspect so it writes a cancelled log.
+        if not isinstance(err, KeyboardInterrupt):
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGINT)
         try:
             process.wait(timeout=grace_s)
         except subprocess.TimeoutExpired:

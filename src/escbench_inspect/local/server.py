@@ -35,6 +35,13 @@ STOP_GRACE_S = 10.0
 class ServerError(RuntimeError):
     """llama-server did not start or stopped unexpectedly; the message includes its log tail."""
 
+    def __init__(self, message: str, port_clash: bool = False) -> None:
+        super().__init__(message)
+        self.port_clash = port_clash
+
+
+BIND_FAILURE = "couldn't bind HTTP server socket"
+
 
 def free_port(host: str = HOST) -> int:
     """A TCP port that is free on ``host`` right now (the OS picks it)."""
@@ -162,8 +169,10 @@ class LlamaServer:
             try:
                 self._launch(port, timeout)
                 return self
-            except ServerError as err:  # e.g. the port was taken between probe and bind
-                last = err
+            except ServerError as err:
+                if not err.port_clash:
+                    raise
+                last = err  # the port was taken between probe and bind: try another
         assert last is not None
         raise last
 
@@ -196,9 +205,10 @@ class LlamaServer:
             assert self.process is not None
             code = self.process.poll()
             if code is not None:
+                tail = self.log_tail()
                 raise ServerError(
-                    f"llama-server exited with code {code} before it was ready; "
-                    f"log {self.log_path}:\n{self.log_tail()}"
+                    f"llama-server exited with code {code} before it was ready; log {self.log_path}:\n{tail}",
+                    port_clash=BIND_FAILURE in tail,
                 )
             try:
                 with urllib.request.urlopen(url, timeout=2) as response:

@@ -1,0 +1,88 @@
+"""End-to-end on the real local model: llama-server + Qwen2.5-Coder-0.5B through ``escbench local``.
+
+Deselected by default (pyproject addopts); run with ``pytest -m local_model`` after
+``escbench local setup``. Skips with the reason when the build, the model or ``openai`` is absent.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from escbench_inspect.local import install
+from escbench_inspect.local.provenance import cache_paths
+
+pytestmark = [pytest.mark.slow, pytest.mark.local_model]
+
+ESCALATION_EPISODES = 3
+
+
+def _missing() -> str | None:
+    paths = cache_paths()
+    if not install.runtime_ready(paths):
+        return f"llama-server not built in {paths.root}: run `escbench local setup`"
+    if not install.model_ready(paths):
+        return f"model not installed in {paths.root}: run `escbench local setup`"
+    if importlib.util.find_spec("openai") is None:
+        return "the openai package (Inspect's openai-api provider) is not installed"
+    return None
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _require_local_model() -> None:
+    reason = _missing()
+    if reason:
+        pytest.skip(reason)
+
+
+def _task_exists(name: str) -> bool:
+    import escbench._registry as registry
+
+    return hasattr(registry, name)
+
+
+def _run(tmp_path: Path, task: str, limit: int, *options: str) -> Path:
+    cmd = [sys.executable, "-m", "escbench_inspect.cli", "local", "run", "--task", task,
+           "--limit", str(limit), "--log-dir", str(tmp_path / "logs"), "--no-report", *options,
+           "--", "--display", "none"]
+    result = subprocess.run(cmd, cwd=tmp_path, env=os.environ.copy(), capture_output=True,
+                            text=True, timeout=900)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    logs = sorted((tmp_path / "logs").glob("*.eval"))
+    assert len(logs) == 1, result.stdout
+    return logs[0]
+
+
+def test_escalation_episodes_on_local_model(tmp_path: Path) -> None:
+    from inspect_ai.log import read_eval_log
+
+    log = read_eval_log(str(_run(tmp_path, "escbench/triage", ESCALATION_EPISODES)))
+    assert log.status == "success"
+    assert log.eval.model == "openai-api/llamacpp/qwen2.5-coder-0.5b-instruct-q4_k_m"
+    samples = log.samples or []
+    assert len(samples) == ESCALATION_EPISODES
+    for sample in samples:
+        assert sample.error is None
+        score = sample.scores["escalation_scorer"]
+        assert score.metadata["parse_error"] is None, score.metadata
+        assert score.metadata["action"] is not None
+
+
+@pytest.mark.skipif(not _task_exists("css"), reason="escbench/css is not registered yet")
+def test_css_tuple_on_local_model(tmp_path: Path) -> None:
+    from inspect_ai.log import read_eval_log
+
+    # one tuple = baseline + mutated recommendation + CSS and CMS judge calls; long charts
+    log = read_eval_log(
+        str(_run(tmp_path, "escbench/css", 1, "--self-grader", "--ctx-per-slot", "8192"))
+    )
+    assert log.status == "success"
+    samples = log.samples or []
+    assert len(samples) == 1 and samples[0].error is None
+    assert samples[0].scores, "the CSS tuple was not scored"
+    assert log.eval.task_args.get("allow_self_judge") is True
