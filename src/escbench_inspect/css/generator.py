@@ -71,27 +71,17 @@ def make_first_line(case: Case, data: CssData, status: str) -> TreatmentLine | N
     regimen = data.regimens[regimen_id]
     rng = rng_for(case.case_id, "first_line")
     start = case.diagnosis_date + dt.timedelta(days=rng.randint(24, 35))
-    if status == "ongoing":
-        cycles = rng.randint(4, 8)
-        return TreatmentLine(
-            setting="metastatic",
-            line=1,
-            regimen=regimen_id,
-            start=start,
-            cycles=cycles,
-            status="ongoing",
-            best_response=rng.choice(["partial response", "stable disease"]),
-        )
-    cycles = rng.randint(6, 12)
+    ongoing = status == "ongoing"
+    cycles = rng.randint(4, 8) if ongoing else rng.randint(6, 12)
     return TreatmentLine(
         setting="metastatic",
         line=1,
         regimen=regimen_id,
         start=start,
         cycles=cycles,
-        status="progressed",
+        status="ongoing" if ongoing else "progressed",
         best_response=rng.choice(["partial response", "stable disease"]),
-        end=start + dt.timedelta(days=cycles * regimen.cycle_days),
+        end=None if ongoing else start + dt.timedelta(days=cycles * regimen.cycle_days),
     )
 
 
