@@ -18,6 +18,7 @@ def css_agent(
     max_turns: int = 15,
     max_reads: int = 20,
     max_section_bytes: int = 8192,
+    recover_tool_calls: bool = False,
     **unknown: object,
 ) -> Task:
     """Paired CSS tuples answered by ReAct agents that read the chart via ``read_chart_section``.
@@ -31,6 +32,8 @@ def css_agent(
         max_turns: model generations per agent run (then the run stops unsubmitted).
         max_reads: chart reads per agent run (later calls get a tool error).
         max_section_bytes: per-call cap on a section's text (0: no cap).
+        recover_tool_calls: turn a tool call the model wrote as bare JSON text into a real one
+            (off by default; for weak local models; not comparable to native tool use).
     """
     reject_unknown("css_agent", unknown, task_parameters(css_agent))
     return css_agent_task(
@@ -42,4 +45,5 @@ def css_agent(
         max_turns=max_turns,
         max_reads=max_reads,
         max_section_bytes=max_section_bytes,
+        recover_tool_calls=recover_tool_calls,
     )

@@ -26,6 +26,7 @@ def escalation(
     solver: str = "prompt",
     structured: bool = True,
     controller: str | None = None,
+    recover_tool_calls: bool = False,
     **unknown: object,
 ) -> Task:
     """All four task classes of the escalation benchmark."""
@@ -38,6 +39,7 @@ def escalation(
         solver=solver,
         structured=structured,
         controller=controller,
+        recover_tool_calls=recover_tool_calls,
     )
 
 
@@ -49,6 +51,7 @@ def _single_class(task_class: str):
         solver: str = "prompt",
         structured: bool = True,
         controller: str | None = None,
+        recover_tool_calls: bool = False,
         **unknown: object,
     ) -> Task:
         reject_unknown(task_class, unknown, task_parameters(build))
@@ -60,6 +63,7 @@ def _single_class(task_class: str):
             solver=solver,
             structured=structured,
             controller=controller,
+            recover_tool_calls=recover_tool_calls,
         )
 
     build.__doc__ = f"The {task_class} class of the escalation benchmark."

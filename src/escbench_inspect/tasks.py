@@ -10,7 +10,7 @@ from inspect_ai.scorer import Scorer
 from escbench_inspect.datasets.escalation import SPLITS, dataset_fingerprint, escalation_dataset
 from escbench_inspect.datasets.schema import SeedScenario, TaskClass, Variant
 from escbench_inspect.integrity import content_hash, package_version
-from escbench_inspect.params import boolean, choice, enum_list
+from escbench_inspect.params import TaskParameterError, boolean, choice, enum_list
 from escbench_inspect.scorers.escalation import escalation_scorer
 from escbench_inspect.solvers.decision import decision_solver
 from escbench_inspect.solvers.prompts import PROMPT_CONDITIONS
@@ -27,10 +27,13 @@ def escalation_task(
     structured: bool = True,
     controller: str | None = None,
     seeds: Sequence[SeedScenario] | None = None,
+    recover_tool_calls: bool = False,
 ) -> Task:
     """Escalation episodes of the chosen classes, split and variants, scored by action set.
 
     ``seeds`` (Python API only) replaces the packaged corpus, e.g. with a reviewer's own scenarios.
+    ``recover_tool_calls`` (agent mode only; see ``agents.recovery``) turns a tool call the model
+    wrote as bare JSON text into a real one; with ``solver=prompt`` it is rejected.
     """
     chosen_classes = enum_list("classes", classes, TaskClass)
     chosen_variants = enum_list("variants", variants, Variant)
@@ -38,12 +41,25 @@ def escalation_task(
     prompt = choice("prompt", prompt, PROMPT_CONDITIONS)
     solver = choice("solver", solver, SOLVERS)
     structured = boolean("structured", structured)
+    recover_tool_calls = boolean("recover_tool_calls", recover_tool_calls)
+    if recover_tool_calls and solver != "agent":
+        raise TaskParameterError(
+            "recover_tool_calls",
+            recover_tool_calls,
+            ["False (it applies only with solver=agent; solver=prompt makes no tool calls)"],
+        )
 
     if solver == "agent":
         from escbench_inspect.agents.escalation import agent_escalation_task_parts
 
         dataset, task_solver, agent_scorers = agent_escalation_task_parts(
-            split, chosen_classes, chosen_variants, seeds, prompt=prompt, structured=structured
+            split,
+            chosen_classes,
+            chosen_variants,
+            seeds,
+            prompt=prompt,
+            structured=structured,
+            recover_tool_calls=recover_tool_calls,
         )
     else:
         dataset = escalation_dataset(split, chosen_classes, chosen_variants, seeds)
@@ -68,5 +84,6 @@ def escalation_task(
             "variants": [v.value for v in chosen_variants],
             "solver": solver,
             "structured": structured,
+            "recover_tool_calls": recover_tool_calls,
         },
     )

@@ -447,3 +447,12 @@ def test_sigterm_stops_server_and_leaves_a_cancelled_log(fake_server_bin: Path, 
 
     (log,) = (tmp_path / "logs").glob("*.eval")
     assert read_eval_log(str(log), header_only=True).status == "cancelled"
+
+
+def test_agent_runs_get_the_larger_context_default() -> None:
+    from escbench_inspect.local.cli import is_agent_run
+
+    assert is_agent_run(["escbench/css_agent"], [])
+    assert is_agent_run(["escbench/triage"], ["-T", "solver=agent"])
+    assert not is_agent_run(["escbench/triage"], ["-T", "prompt=uncertainty"])
+    assert not is_agent_run(["escbench/css_agent", "escbench/triage"], [])

@@ -118,6 +118,7 @@ OTHER_TASK_BOGUS: dict[str, dict[str, Any]] = {
     "max_turns": {"max_turns": 0},
     "max_reads": {"max_reads": -3},
     "max_section_bytes": {"max_section_bytes": "big"},
+    "recover_tool_calls": {"recover_tool_calls": "yes please"},
 }
 
 

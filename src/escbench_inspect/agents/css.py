@@ -21,6 +21,7 @@ from inspect_ai.model import ChatMessageUser
 
 from escbench_inspect.agents.chart import ChartVocabulary, put_chart
 from escbench_inspect.agents.loop import AgentLimits, chart_agent
+from escbench_inspect.agents.recovery import call_counts, reset_call_counts
 from escbench_inspect.agents.submit import reset_submitted, submit_answer, was_submitted
 from escbench_inspect.agents.usage import agent_tool_scorer, record_changed_sections, tool_usage
 from escbench_inspect.css import SECTION_NAMES, SECTION_TITLES
@@ -28,6 +29,7 @@ from escbench_inspect.css.dataset import chart_sections, plan_tuples, validate_p
 from escbench_inspect.css.prompts import RECOMMENDER_SYSTEM, RECOMMENDER_USER
 from escbench_inspect.css.solver import ChartRequest, Recommendation, RecommendFn
 from escbench_inspect.css.task import css_task
+from escbench_inspect.params import boolean
 
 CSS_CHART = ChartVocabulary({name: SECTION_TITLES[name] for name in SECTION_NAMES})
 RUNS: tuple[str, ...] = ("baseline", "mutated")
@@ -51,7 +53,7 @@ def run_name(request: ChartRequest) -> str:
     return "baseline" if request.intervention_id is None else "mutated"
 
 
-def agent_recommend(limits: AgentLimits | None = None) -> RecommendFn:
+def agent_recommend(limits: AgentLimits | None = None, recover_tool_calls: bool = False) -> RecommendFn:
     """A ``RecommendFn`` that runs the chart agent on the request's chart."""
     limits = limits or AgentLimits()
 
@@ -60,6 +62,7 @@ def agent_recommend(limits: AgentLimits | None = None) -> RecommendFn:
         instance = f"css_{name}"
         put_chart(request.sections, CSS_CHART, instance)
         reset_submitted(instance)
+        reset_call_counts(instance)
         if request.intervention_id is not None:
             baseline = chart_sections(request.case_id, None, request.chart_length)
             record_changed_sections(baseline, dict(request.sections))
@@ -70,10 +73,12 @@ def agent_recommend(limits: AgentLimits | None = None) -> RecommendFn:
             limits=limits,
             submit=AgentSubmit(tool=submit_answer(instance), answer_only=True),
             model=request.model,
+            recover_tool_calls=recover_tool_calls,
         )
         state = await run(agent, [ChatMessageUser(content=AGENT_USER)], name=name)
         submitted = was_submitted(instance)
-        usage = tool_usage(state.messages, CSS_CHART.names, submitted=submitted)
+        counts = call_counts(instance) if recover_tool_calls else None
+        usage = tool_usage(state.messages, CSS_CHART.names, submitted, counts)
         # an unsubmitted run (turn limit) has no recommendation: the judge sees an empty one
         text = state.output.completion if submitted else ""
         return Recommendation(
@@ -132,6 +137,7 @@ def css_agent_task(
     max_turns: int = AgentLimits.max_turns,
     max_reads: int = AgentLimits.max_reads,
     max_section_bytes: int = AgentLimits.max_section_bytes,
+    recover_tool_calls: bool = False,
 ) -> Task:
     """``escbench/css`` with the agent recommender, its tool-use scorer and agent metadata."""
     limits = AgentLimits(
@@ -139,6 +145,7 @@ def css_agent_task(
         max_reads=_positive_int("max_reads", max_reads, 1),
         max_section_bytes=_positive_int("max_section_bytes", max_section_bytes, 0),
     )
+    recover_tool_calls = boolean("recover_tool_calls", recover_tool_calls)
     cases = tuple_limited_cases(families, interventions, limit)
     base = css_task(
         families=families,
@@ -146,16 +153,22 @@ def css_agent_task(
         cases=cases,
         chart_length=chart_length,
         allow_self_judge=allow_self_judge,
-        recommend=agent_recommend(limits),
+        recommend=agent_recommend(limits, recover_tool_calls),
         variant=VARIANT,
     )
-    scorers = [*base.scorer, agent_tool_scorer(runs=RUNS, vocabulary=CSS_CHART.names)]
+    tool_scorer = agent_tool_scorer(runs=RUNS, vocabulary=CSS_CHART.names, recovery=recover_tool_calls)
+    scorers = [*base.scorer, tool_scorer]
     return task_with(
         base,
         scorer=scorers,
         metadata={
             **(base.metadata or {}),
-            "css_agent": {"limit": limit, **asdict(limits), "sections": list(CSS_CHART.names)},
+            "css_agent": {
+                "limit": limit,
+                **asdict(limits),
+                "sections": list(CSS_CHART.names),
+                "recover_tool_calls": recover_tool_calls,
+            },
         },
     )
 

@@ -22,6 +22,7 @@ from inspect_ai.util import span
 
 from escbench_inspect.agents.chart import ChartVocabulary, chart_setup
 from escbench_inspect.agents.loop import AgentLimits, chart_agent
+from escbench_inspect.agents.recovery import call_counts, reset_call_counts
 from escbench_inspect.agents.submit import (
     reset_submitted,
     submit_answer,
@@ -132,8 +133,12 @@ def escalation_agent(
     prompt: PromptCondition = "vanilla",
     structured: bool = True,
     limits: AgentLimits | None = None,
+    recover_tool_calls: bool = False,
 ) -> Solver:
-    """Load the sample's chart into the store, run the ReAct agent, record its tool use."""
+    """Load the sample's chart into the store, run the ReAct agent, record its tool use.
+
+    ``recover_tool_calls``: see ``agents.recovery`` (off by default).
+    """
 
     setup = chart_setup(ESCALATION_CHART, RUN_NAME, CHART_METADATA_KEY)
 
@@ -141,6 +146,7 @@ def escalation_agent(
         task_class = TaskClass(state.metadata["task_class"])
         state = await setup(state, generate)
         reset_submitted(RUN_NAME)
+        reset_call_counts(RUN_NAME)
         submit_tool = submit_decision(RUN_NAME) if structured else submit_answer(RUN_NAME)
         agent = chart_agent(
             agent_system_prompt(task_class, prompt, structured),
@@ -148,6 +154,7 @@ def escalation_agent(
             instance=RUN_NAME,
             limits=limits or AgentLimits(),
             submit=AgentSubmit(tool=submit_tool, answer_only=True),
+            recover_tool_calls=recover_tool_calls,
         )
         agent_state = AgentState(messages=state.messages)
         try:
@@ -160,7 +167,8 @@ def escalation_agent(
             if not submitted:
                 # an unsubmitted run has no answer: never score its last thoughts as a decision
                 state.output.completion = ""
-            usage = tool_usage(agent_state.messages, ESCALATION_CHART.names, submitted=submitted)
+            counts = call_counts(RUN_NAME) if recover_tool_calls else None
+            usage = tool_usage(agent_state.messages, ESCALATION_CHART.names, submitted, counts)
             record_usage(RUN_NAME, usage)
         return state
 
@@ -175,9 +183,20 @@ def agent_escalation_task_parts(
     prompt: PromptCondition = "vanilla",
     structured: bool = True,
     limits: AgentLimits | None = None,
+    recover_tool_calls: bool = False,
 ) -> tuple[MemoryDataset, Solver, list[Scorer]]:
     """Dataset, solver and extra (tool-use) scorers of ``escalation_task(solver="agent")``."""
     dataset = agent_escalation_dataset(split, classes, variants, seeds)
-    agent = escalation_agent(prompt=prompt, structured=structured, limits=limits or AgentLimits())
-    tool_scorer = agent_tool_scorer(runs=(RUN_NAME,), vocabulary=ESCALATION_CHART.names, suffix_runs=False)
+    agent = escalation_agent(
+        prompt=prompt,
+        structured=structured,
+        limits=limits or AgentLimits(),
+        recover_tool_calls=recover_tool_calls,
+    )
+    tool_scorer = agent_tool_scorer(
+        runs=(RUN_NAME,),
+        vocabulary=ESCALATION_CHART.names,
+        suffix_runs=False,
+        recovery=recover_tool_calls,
+    )
     return dataset, agent, [tool_scorer]

@@ -14,6 +14,7 @@ from escbench_inspect.agents.chart import (
     ChartVocabulary,
     chart_tool,
 )
+from escbench_inspect.agents.recovery import recovering_model
 
 DEFAULT_MAX_TURNS = 15
 """Model generations per agent run; the run stops (unsubmitted) after this many."""
@@ -72,11 +73,14 @@ def chart_agent(
     submit: AgentSubmit | None = None,
     extra_tools: list[Tool] | None = None,
     model: Model | None = None,
+    recover_tool_calls: bool = False,
 ) -> Agent:
     """A ``react`` agent whose only source of chart facts is ``read_chart_section``.
 
     ``submit`` defaults to Inspect's ``submit(answer)`` with ``answer_only=True`` (the completion
     is exactly the submitted answer); ``model`` defaults to the evaluated model.
+    ``recover_tool_calls`` (off by default) turns a tool call the model wrote as bare JSON text into
+    a real tool call (``agents.recovery``); off, ``react`` gets the model unchanged.
     """
     submit = submit or AgentSubmit(answer_only=True)
     limits = limits or AgentLimits()
@@ -90,5 +94,5 @@ def chart_agent(
         tools=[*tools, *(extra_tools or [])],
         submit=submit,
         on_continue=turn_limit(limits.max_turns, submit.name or "submit"),
-        model=model,
+        model=recovering_model(model, instance) if recover_tool_calls else model,
     )

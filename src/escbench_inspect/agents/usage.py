@@ -5,8 +5,10 @@ them); solvers record it per run in the store (``record_usage``) and ``agent_too
 it into a dict score: ``tool_calls_<run>`` (chart-tool calls), ``read_errors_<run>``,
 ``submitted_<run>``, ``read_<section>_<run>`` (1 if the run read that section successfully; its
 mean is the share of runs that queried it) and, for paired runs only, ``read_changed_<run>`` (1 if
-the run read a section whose text differs between the two charts). Keys drop the ``_<run>``
-suffix for the single-run escalation agent.
+the run read a section whose text differs between the two charts). With ``recover_tool_calls``
+on, ``native_tool_calls_<run>`` and ``recovered_tool_calls_<run>`` (calls of any tool, ``submit``
+included, parsed by the provider vs recovered from the message text by ``agents.recovery``) are
+added. Keys drop the ``_<run>`` suffix for the single-run escalation agent.
 """
 
 from __future__ import annotations
@@ -34,12 +36,23 @@ class ToolUsage:
     sections_read: tuple[str, ...] = ()  # distinct sections read without error, in order
     calls: tuple[dict, ...] = field(default_factory=tuple)  # {"section": requested, "error": bool}
     submitted: bool = False
+    # with recover_tool_calls only (else None): calls of any tool, submit included, parsed by the
+    # provider vs recovered from the message text (counted by agents.recovery.recovering_model)
+    native_tool_calls: int | None = None
+    recovered_tool_calls: int | None = None
 
 
 def tool_usage(
-    messages: Sequence[ChatMessage], vocabulary: Sequence[str], submitted: bool = False
+    messages: Sequence[ChatMessage],
+    vocabulary: Sequence[str],
+    submitted: bool = False,
+    call_counts: dict[str, int] | None = None,
 ) -> ToolUsage:
-    """Chart-tool calls in ``messages`` and the sections they returned."""
+    """Chart-tool calls in ``messages`` and the sections they returned.
+
+    ``call_counts`` (``agents.recovery.call_counts``, with ``recover_tool_calls`` on) fills the
+    native/recovered counts.
+    """
     errors_by_id = {
         m.tool_call_id: m.error is not None
         for m in messages
@@ -65,6 +78,8 @@ def tool_usage(
         sections_read=tuple(read),
         calls=tuple(calls),
         submitted=submitted,
+        native_tool_calls=None if call_counts is None else call_counts["native"],
+        recovered_tool_calls=None if call_counts is None else call_counts["recovered"],
     )
 
 
@@ -94,6 +109,7 @@ def usage_values(
     vocabulary: Sequence[str],
     changed_sections: Sequence[str] = (),
     suffix_runs: bool = True,
+    recovery: bool = False,
 ) -> dict[str, float]:
     """The score dict for the recorded runs (see the module docstring for the keys)."""
     values: dict[str, float] = {}
@@ -107,12 +123,19 @@ def usage_values(
             values[f"read_{section}{tail}"] = float(section in read)
         if changed_sections:
             values[f"read_changed{tail}"] = float(bool(read & set(changed_sections)))
+        if recovery:
+            values[f"native_tool_calls{tail}"] = float(usage.get("native_tool_calls") or 0)
+            values[f"recovered_tool_calls{tail}"] = float(usage.get("recovered_tool_calls") or 0)
     return values
 
 
 @scorer(metrics={"*": [mean()]})
-def agent_tool_scorer(runs: Sequence[str], vocabulary: Sequence[str], suffix_runs: bool = True) -> Scorer:
+def agent_tool_scorer(
+    runs: Sequence[str], vocabulary: Sequence[str], suffix_runs: bool = True, recovery: bool = False
+) -> Scorer:
     """Tool-use measurements of the agent runs (means: calls per run, share reading each section).
+
+    ``recovery`` (the task's ``recover_tool_calls``) adds the native/recovered call counts.
 
     Reads the usage the agent solver recorded in the store; changed sections come from the store
     key the setup solver wrote (``changed_sections``), when there is a pair of charts. A single
@@ -129,9 +152,11 @@ def agent_tool_scorer(runs: Sequence[str], vocabulary: Sequence[str], suffix_run
             raise RuntimeError(f"no recorded agent usage for runs {missing}")
         chosen = {run: recorded[run] for run in runs}
         changed = tuple(store().get(CHANGED_KEY) or ())
-        values = usage_values(chosen, vocabulary, changed, suffix_runs)
+        values = usage_values(chosen, vocabulary, changed, suffix_runs, recovery)
         summary = ", ".join(
-            f"{run}: {u['tool_calls']} calls, read {list(u['sections_read'])}" for run, u in chosen.items()
+            f"{run}: {u['tool_calls']} calls, read {list(u['sections_read'])}"
+            + (f", {u.get('recovered_tool_calls') or 0} call(s) recovered from text" if recovery else "")
+            for run, u in chosen.items()
         )
         return Score(
             value=values,

@@ -116,13 +116,16 @@ def benchmark_of(metadata: dict[str, Any]) -> str | None:
 
 
 def condition_label(metadata: dict[str, Any]) -> str:
-    """Prompt condition, with the solver and unstructured output named when not the defaults
-    (``uncertainty``, ``uncertainty+agent``, ``vanilla+unstructured``)."""
+    """Prompt condition, with the solver, unstructured output and tool-call recovery named when not
+    the defaults (``uncertainty``, ``uncertainty+agent``, ``vanilla+unstructured``,
+    ``vanilla+agent+recovered``)."""
     label = str(metadata.get("prompt", "unknown"))
     if metadata.get("solver") not in (None, "prompt"):
         label += f"+{metadata['solver']}"
     if metadata.get("structured") is False:
         label += "+unstructured"
+    if metadata.get("recover_tool_calls") is True:  # not comparable to native tool use
+        label += "+recovered"
     return label
 
 

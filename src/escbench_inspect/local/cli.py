@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -46,6 +47,10 @@ DEFAULT_PARALLEL = 1
 
 class LocalError(RuntimeError):
     """A user-facing problem with the local setup (message says what to do)."""
+
+
+AGENT_CTX_PER_SLOT = 8192
+"""Context per slot for agent runs: their conversations grow with every tool turn."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -100,8 +105,9 @@ def _server_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--ctx-per-slot",
         type=int,
-        default=DEFAULT_CTX_PER_SLOT,
-        help="Context tokens per slot (default %(default)s).",
+        default=None,
+        help=f"Context tokens per slot (default {DEFAULT_CTX_PER_SLOT}; "
+        f"{AGENT_CTX_PER_SLOT} for agent tasks, whose conversations grow with every tool turn).",
     )
     p.add_argument("--threads", type=int, default=None, help="Generation threads (default: CPUs - 1).")
     p.add_argument(
@@ -228,7 +234,7 @@ def resolve_server_config(args: argparse.Namespace, paths: CachePaths) -> Server
         alias=args.alias or alias,
         port=args.port,
         parallel=args.parallel,
-        ctx_per_slot=args.ctx_per_slot,
+        ctx_per_slot=args.ctx_per_slot or DEFAULT_CTX_PER_SLOT,
         threads=args.threads,
         cache_reuse=args.cache_reuse,
     )
@@ -252,12 +258,19 @@ def parse_limit(value: str) -> int | None:
 
 def _run(args: argparse.Namespace) -> int:
     paths = cache_paths()
-    config = resolve_server_config(args, paths)
     limit = parse_limit(args.limit)
     extra = list(args.inspect_args)
     if extra and extra[0] == "--":
         extra = extra[1:]
     tasks = args.tasks or [DEFAULT_TASK]
+    if args.ctx_per_slot is None and is_agent_run(tasks, extra):
+        # 15 tool turns overflow 4,096 tokens (measured: a 4,122-token request failed the eval)
+        args.ctx_per_slot = AGENT_CTX_PER_SLOT
+    config = resolve_server_config(args, paths)
+    recovery, note = tool_call_recovery_args(tasks, extra)
+    if note:
+        print(f"[escbench local] {note}", flush=True)
+    extra = extra + recovery
     if args.self_grader:
         extra = grader_args(config.alias) + extra
     elif any("css" in t for t in tasks) and "--model-role" not in extra:
@@ -329,6 +342,65 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     print(f"[escbench local] report: {out}/ (exit code {report_code})")
     return report_code
+
+
+AGENT_TASKS = ("css_agent",)
+RECOVERY_PARAM = "recover_tool_calls"
+
+
+def task_args(extra: Sequence[str]) -> dict[str, str]:
+    """The ``-T key=value`` pairs among inspect args (``-T k=v``, ``-Tk=v``, ``--task-arg[=]k=v``)."""
+    pairs: dict[str, str] = {}
+    items = list(extra)
+    for i, item in enumerate(items):
+        if item in ("-T", "--task-arg"):
+            value = items[i + 1] if i + 1 < len(items) else ""
+        elif item.startswith("--task-arg="):
+            value = item.removeprefix("--task-arg=")
+        elif item.startswith("-T") and not item.startswith("--"):
+            value = item[2:]
+        else:
+            continue
+        key, sep, val = value.partition("=")
+        if sep:
+            pairs[key.strip()] = val.strip()
+    return pairs
+
+
+def _agent_tasks(tasks: Sequence[str]) -> list[str]:
+    return [t for t in tasks if t.rstrip("/").rsplit("/", 1)[-1] in AGENT_TASKS]
+
+
+def is_agent_run(tasks: Sequence[str], extra: Sequence[str]) -> bool:
+    """Every task runs a ReAct agent (``escbench/css_agent``, or ``-T solver=agent``)."""
+    agent_tasks = _agent_tasks(tasks)
+    return task_args(extra).get("solver") == "agent" or (bool(agent_tasks) and len(agent_tasks) == len(tasks))
+
+
+def tool_call_recovery_args(tasks: Sequence[str], extra: Sequence[str]) -> tuple[list[str], str | None]:
+    """``-T recover_tool_calls=true`` for agent runs, and the line that says so (docs/agents.md).
+
+    The pinned 0.5B model writes its tool calls as bare JSON text, which no parser turns into a
+    tool call; recovering them lets the agent tasks run at all. Added only when every task is an
+    agent task (``escbench/css_agent``, or ``-T solver=agent``), never when the user set the
+    parameter.
+    """
+    params = task_args(extra)
+    agent_tasks = _agent_tasks(tasks)
+    if RECOVERY_PARAM in params:
+        return [], None
+    if is_agent_run(tasks, extra):
+        return ["-T", f"{RECOVERY_PARAM}=true"], (
+            f"agent task: adding -T {RECOVERY_PARAM}=true (tool calls the model writes as bare JSON "
+            "text are turned into real tool calls and counted as recovered_tool_calls; scores are "
+            f"not comparable to native tool use; -- -T {RECOVERY_PARAM}=false turns it off)"
+        )
+    if agent_tasks:
+        return [], (
+            f"note: {RECOVERY_PARAM} not added (not every task is an agent task); run agent tasks "
+            f"separately or pass -T {RECOVERY_PARAM}=true yourself"
+        )
+    return [], None
 
 
 def grader_args(alias: str) -> list[str]:
