@@ -399,23 +399,30 @@ def test_rejecting_provider_fails_fast(fake_server_bin: Path, chat_gguf: Path,
     assert time.monotonic() - start < 200  # bounded retries, not an endless loop
 
 
-@needs_openai
-def test_ctrl_c_stops_server_and_inspect(fake_server_bin: Path, chat_gguf: Path,
-                                         tmp_path: Path) -> None:
+def _start_slow_run(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path,
+                    new_session: bool) -> tuple[subprocess.Popen, Path]:
+    """Start `escbench local run` on a slow fake server; return once a sample is mid model call."""
     pidfile = tmp_path / "pids"
     env = {**os.environ, "ESCBENCH_CACHE": str(tmp_path / "cache"), "FAKE_SERVER_MODE": "slowchat",
            "FAKE_SERVER_PIDFILE": str(pidfile)}
     cmd = [sys.executable, "-m", "escbench_inspect.cli", "local", "run", "--server-bin",
            str(fake_server_bin), "--model-path", str(chat_gguf), "--limit", "1", "--log-dir",
            "logs", "--", "--display", "none"]
-    # own session, like a terminal's foreground group: Ctrl-C reaches escbench and inspect
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, start_new_session=True,
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, start_new_session=new_session,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 180
     while not (pidfile.exists() and list((tmp_path / "logs").glob("*.eval"))):
         assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()[0]
         time.sleep(0.5)
     time.sleep(2)  # let the sample reach the (slow) model call
+    return proc, pidfile
+
+
+@needs_openai
+def test_ctrl_c_stops_server_and_inspect(fake_server_bin: Path, chat_gguf: Path,
+                                         tmp_path: Path) -> None:
+    # own session, like a terminal's foreground group: Ctrl-C reaches escbench and inspect
+    proc, pidfile = _start_slow_run(fake_server_bin, chat_gguf, tmp_path, new_session=True)
     os.killpg(proc.pid, signal.SIGINT)
     out, _ = proc.communicate(timeout=120)
     assert proc.returncode == 130, out
@@ -426,19 +433,7 @@ def test_ctrl_c_stops_server_and_inspect(fake_server_bin: Path, chat_gguf: Path,
 @needs_openai
 def test_sigterm_stops_server_and_leaves_a_cancelled_log(fake_server_bin: Path, chat_gguf: Path,
                                                          tmp_path: Path) -> None:
-    pidfile = tmp_path / "pids"
-    env = {**os.environ, "ESCBENCH_CACHE": str(tmp_path / "cache"), "FAKE_SERVER_MODE": "slowchat",
-           "FAKE_SERVER_PIDFILE": str(pidfile)}
-    cmd = [sys.executable, "-m", "escbench_inspect.cli", "local", "run", "--server-bin",
-           str(fake_server_bin), "--model-path", str(chat_gguf), "--limit", "1", "--log-dir",
-           "logs", "--", "--display", "none"]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 180
-    while not (pidfile.exists() and list((tmp_path / "logs").glob("*.eval"))):
-        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()[0]
-        time.sleep(0.5)
-    time.sleep(2)
+    proc, pidfile = _start_slow_run(fake_server_bin, chat_gguf, tmp_path, new_session=False)
     proc.send_signal(signal.SIGTERM)  # only escbench, as `timeout` or a job scheduler would
     out, _ = proc.communicate(timeout=120)
     assert proc.returncode != 0, out
