@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import regex
+from agent_helpers import run_scripted
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageTool
@@ -37,15 +38,7 @@ LIMIT = 4  # the first seed's episodes of the chosen variants, both surfaces
 
 
 def run(task, steps: list, tmp_path: Path, limit: int = LIMIT) -> EvalLog:
-    log = eval(
-        task,
-        model=scripted_agent_model(fixed_script(steps)),
-        limit=limit,
-        log_dir=str(tmp_path),
-        display="none",
-    )[0]
-    assert log.status == "success", log.error
-    return log
+    return run_scripted(task, steps, tmp_path, limit)
 
 
 def test_agent_samples_move_record_and_summary_into_a_fixed_chart() -> None:

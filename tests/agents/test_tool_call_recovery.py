@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from agent_helpers import run_scripted
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageAssistant, get_model
@@ -116,15 +117,7 @@ def test_a_message_with_native_tool_calls_is_never_touched() -> None:
 
 
 def run(task, steps: list, tmp_path: Path, limit: int = 2) -> EvalLog:
-    log = eval(
-        task,
-        model=scripted_agent_model(fixed_script(steps)),
-        limit=limit,
-        log_dir=str(tmp_path),
-        display="none",
-    )[0]
-    assert log.status == "success", log.error
-    return log
+    return run_scripted(task, steps, tmp_path, limit)
 
 
 def metric_means(log: EvalLog) -> dict[str, float]:
