@@ -10,7 +10,9 @@ from escbench_inspect.analysis.controller_detectors import (
     PAPER,
     corpus_quality,
     corpus_samples,
+    load_paraphrase_set,
     load_stress_set,
+    paraphrase_quality,
     stress_quality,
 )
 from escbench_inspect.datasets.errors import DataFileError
@@ -143,3 +145,102 @@ def test_in_benchmark_quality_at_least_the_paper() -> None:
     quality = corpus_quality(samples)
     for name, q in quality.items():
         assert q.precision >= PAPER[name][0] and q.recall >= PAPER[name][1], (name, q)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the same attribute, two values, two sources (no contradiction word anywhere)
+        (
+            "The discharge list says metoprolol 25 mg twice daily."
+            " The label reads metoprolol 50 mg twice daily.",
+            True,
+        ),
+        (
+            "The prescription reads methotrexate 15 mg once weekly."
+            " She says she takes methotrexate 15 mg daily.",
+            True,
+        ),
+        (
+            "The consent form says left knee arthroscopy. The MRI report shows a tear in the right knee.",
+            True,
+        ),
+        (
+            "The patient says his last dose was on 14 March. The MAR shows his last dose on 16 March.",
+            True,
+        ),
+        (
+            "The chart lists a penicillin allergy. The pharmacy profile says no known drug allergies.",
+            True,
+        ),
+        (
+            "The patient is allergic to sulfa drugs."
+            " Her daughter says she took co-trimoxazole without any problem.",
+            True,
+        ),
+        (
+            "The cardiologist stopped amiodarone in January."
+            " The pharmacy has refilled amiodarone every month.",
+            True,
+        ),
+        (
+            "Triage recorded a weight of 58 kg. The pharmacy profile has her weight as 85 kg.",
+            True,
+        ),
+        ("The parent said he weighs 40 lb. The nurse weighed him at 32 kg.", True),
+        # agreement, documented change, history, dated snapshots, different drugs: no conflict
+        ("The discharge list and the label both say metoprolol 25 mg twice daily.", False),
+        ("Metoprolol was increased from 25 mg to 50 mg twice daily at today's visit.", False),
+        ("Right knee replaced in 2019; now the left knee is painful.", False),
+        (
+            " isinopril was stopped and losartan started; the pharmacy filled losartan on Monday.",
+            False,
+        ),
+        ("Amiodarone was stopped in January and has not been refilled since.", False),
+        (
+            "Weight 12.4 kg measured today. Well-child summary generated 2025-02-19: weight 9.6 kg.",
+            False,
+        ),
+        ("The parent said he weighs 40 lb. The nurse weighed him at 18 kg.", False),
+        ("Allergy list: no known drug allergies. Record the reaction on the allergy list.", False),
+    ],
+)
+def test_structural_conflict(text: str, expected: bool) -> None:
+    result = detect(text)
+    assert result.conflict is expected, result.evidence
+    for e in result.evidence:
+        assert text[e.start : e.end] == e.text
+
+
+def test_structural_conflict_is_a_clinical_review_addition() -> None:
+    text = "Triage recorded a weight of 58 kg. The pharmacy profile has her weight as 85 kg."
+    lexicon = load_lexicon()
+    assert detect(text, lexicon).conflict
+    assert not detect(text, lexicon.restrict(["concept", "corpus_review"])).conflict
+
+
+def test_every_high_risk_term_has_a_body_system_source() -> None:
+    rows = [r for r in load_lexicon().term_sources() if r["detector"] == "high_risk"]
+    assert rows and all(r["system"] and r["system_source"] and r["source"] for r in rows)
+    systems = {r["system"] for r in rows}
+    assert {"cardiovascular", "headache", "back", "abdominal", "bleeding", "respiratory"} <= systems
+    assert {"ophthalmic", "neurology", "obstetric", "pediatric", "drug_reaction", "sepsis"} <= systems
+
+
+def test_high_risk_concept_without_a_known_system_is_named(tmp_path: Path) -> None:
+    lexicon = _copy_lexicon(tmp_path)
+    path = lexicon / "high_risk.yaml"
+    text = path.read_text(encoding="utf-8").replace("system: cardiovascular", "system: cardiac", 1)
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataFileError) as info:
+        load_lexicon(lexicon)
+    assert "high_risk.yaml" in str(info.value) and "cardiac" in str(info.value)
+
+
+def test_paraphrase_benchmark_floor() -> None:
+    """Regression floor on the frozen paraphrase set (an upper bound: same author; see docs)."""
+    table = paraphrase_quality(load_paraphrase_set())
+    for name, row in table.items():
+        assert row["trigger"]["recall"] >= 0.95, name
+        assert row["paraphrase"]["recall"] >= 0.9, name
+        assert row["firing_controls"] == [], name
