@@ -9,6 +9,7 @@ the log is reproducible and needs no network.
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 from inspect_ai.model import ChatMessage
@@ -66,3 +67,50 @@ if __name__ == "__main__":
     import sys
 
     print(make_scripted_log(sys.argv[1] if len(sys.argv) > 1 else "logs"))
+
+
+# ------------------------------------------------------------------------------------------------
+# A scripted detector model (for the `detector` model role): no model, a known policy
+# ------------------------------------------------------------------------------------------------
+
+EPISODE_MARKER = "EPISODE:\n"
+DETECTOR_FAILURE_RATE = 0.04
+DETECTOR_FAILURES: tuple[str, ...] = ("prose", "schema", "evidence", "error")
+
+
+def detector_episode(messages: list[ChatMessage]) -> str:
+    """The episode text inside the detector prompt."""
+    text = last_user_text(messages)
+    return text.split(EPISODE_MARKER, 1)[1] if EPISODE_MARKER in text else text
+
+
+def scripted_detector_failure(episode: str) -> str | None:
+    """Which failure (if any) the scripted detector produces for this episode (deterministic)."""
+    roll = _unit(episode, "detector-failure")
+    if roll >= DETECTOR_FAILURE_RATE:
+        return None
+    return DETECTOR_FAILURES[int(roll / DETECTOR_FAILURE_RATE * len(DETECTOR_FAILURES))]
+
+
+def scripted_detector_policy(messages: list[ChatMessage]) -> str:
+    """Reply as a detector model would: the first-draft (``origin: concept``) lexicon's flags with
+    its matched spans as evidence — a weaker detector than the full rules, so rule, model and both
+    differ — and, for about 4% of episodes, one of four failures (prose, wrong schema, evidence not
+    in the text, a provider exception)."""
+    from escbench_inspect.scorers.detectors import DETECTORS, default_lexicon, detect
+
+    episode = detector_episode(messages)
+    failure = scripted_detector_failure(episode)
+    if failure == "error":
+        raise RuntimeError("scripted detector outage")
+    if failure == "prose":
+        return "I think there is a conflict here, and maybe a red flag."
+    if failure == "schema":
+        return json.dumps({"conflict": True, "missing": False, "high_risk": False})
+    found = detect(episode, default_lexicon().restrict(["concept"]))
+    reply = {
+        name: {"present": found.flags[name], "evidence": found.spans(name)[:3]} for name in DETECTORS
+    }
+    if failure == "evidence":
+        reply["high_risk"] = {"present": True, "evidence": ["a span the episode does not contain"]}
+    return json.dumps(reply)
