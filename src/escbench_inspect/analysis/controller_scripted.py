@@ -108,9 +108,7 @@ def scripted_detector_policy(messages: list[ChatMessage]) -> str:
     if failure == "schema":
         return json.dumps({"conflict": True, "missing": False, "high_risk": False})
     found = detect(episode, default_lexicon().restrict(["concept"]))
-    reply = {
-        name: {"present": found.flags[name], "evidence": found.spans(name)[:3]} for name in DETECTORS
-    }
+    reply = {name: {"present": found.flags[name], "evidence": found.spans(name)[:3]} for name in DETECTORS}
     if failure == "evidence":
         reply["high_risk"] = {"present": True, "evidence": ["a span the episode does not contain"]}
     return json.dumps(reply)
