@@ -6,7 +6,9 @@ detector_stress_set.yaml``) pairs a trigger phrase with an unseen paraphrase per
 negated/normal controls that must not fire. ``origins`` restricts the lexicon to entries of the given
 provenance, so the same table can be computed for the lexicon as first written (``concept`` only).
 
-Run: ``python -m escbench_inspect.analysis.controller_detectors [--origins concept] [--json]``.
+Run: ``python -m escbench_inspect.analysis.controller_detectors [--origins concept] [--json]``;
+``--paraphrase`` gives the paraphrase benchmark per concept family, ``--log LOG…`` the P/R of rule,
+model and both from logs that hold the detector model's flags.
 """
 
 from __future__ import annotations
@@ -307,6 +309,37 @@ def stress_quality(stress: StressSet, lexicon: Lexicon | None = None) -> dict[st
 PAPER = {"conflict": (0.78, 0.73), "missing": (0.50, 0.83), "high_risk": (0.75, 0.83)}
 
 
+def log_detector_quality(paths: Sequence[str | Path]) -> dict:
+    """P/R of rule, model and both against the labels, from logs that hold ``model_detector`` scores.
+
+    One point per episode (its first epoch). Episodes whose detector model failed are left out of
+    model and both (and counted); rule is scored on the same episodes and on all of them.
+    """
+    from escbench_inspect.analysis.tune import read_log_rows, row_flags
+
+    rows, info = read_log_rows(paths, ["dev", "test"])
+    first: dict[str, dict] = {}
+    for row in rows:
+        first.setdefault(str(row["id"]), row)
+    episodes = list(first.values())
+    usable = [r for r in episodes if r.get("model_flags") is not None]
+    out: dict = {
+        "episodes": len(episodes),
+        "model_detector_failed": len(episodes) - len(usable),
+        "has_model_detector": info["model_detector"],
+    }
+    for source, chosen in (("rule_all", episodes), ("rule", usable), ("model", usable), ("both", usable)):
+        if source != "rule_all" and not info["model_detector"]:
+            continue
+        flags = [row_flags(r, source.removesuffix("_all")) for r in chosen]
+        truth = [labels(r["metadata"]) for r in chosen]
+        out[source] = {}
+        for i, name in enumerate(DETECTORS):
+            q = pr([bool(f[i]) for f in flags], [t[name] for t in truth])  # type: ignore[index]
+            out[source][name] = {"precision": q.precision, "recall": q.recall, "n": len(chosen)}
+    return out
+
+
 def quality_table(origins: Iterable[str] | None = None) -> dict:
     lexicon = default_lexicon() if origins is None else default_lexicon().restrict(origins)
     samples = corpus_samples()
@@ -358,7 +391,19 @@ def main(argv: list[str] | None = None) -> int:
         help="restrict the lexicon to entries of these origins",
     )
     parser.add_argument("--json", action="store_true", help="print the full table as JSON")
+    parser.add_argument("--paraphrase", action="store_true", help="the paraphrase benchmark per family")
+    parser.add_argument(
+        "--log", nargs="+", help="P/R of rule, model and both from logs with escbench/model_detector scores"
+    )
     args = parser.parse_args(argv)
+    if args.log:
+        print(json.dumps(log_detector_quality(args.log), indent=2))
+        return 0
+    if args.paraphrase:
+        lexicon = default_lexicon() if args.origins is None else default_lexicon().restrict(args.origins)
+        bench = paraphrase_quality(load_paraphrase_set(), rule_flags(lexicon))
+        print(json.dumps(bench, indent=2) if args.json else format_paraphrase(bench))
+        return 0
     table = quality_table(args.origins)
     print(json.dumps(table, indent=2) if args.json else format_table(table))
     return 0

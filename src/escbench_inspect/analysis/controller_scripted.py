@@ -44,16 +44,64 @@ def answer_biased_policy(messages: list[ChatMessage]) -> str:
     return decision_json("Answer", confidence, "routine")
 
 
-def make_scripted_log(log_dir: str | Path, split: str = "all", prompt: str = "uncertainty") -> Path:
-    """Run escbench/escalation on the scripted model and return the .eval log path."""
+def sampled_actions(text: str, k: int) -> list[str]:
+    """The k actions the sampling model gives one transcript, one per epoch (a known answer key).
+
+    Torn on late red flags (each sample escalates with probability 0.5, else answers); elsewhere a
+    per-episode habitual action (Answer 75%, Ask_Clarification 25%) kept with probability 0.85.
+    """
+    habitual = "Answer" if _unit(text, "habit") < 0.75 else "Ask_Clarification"
+    other = "Ask_Clarification" if habitual == "Answer" else "Answer"
+    actions = []
+    for i in range(k):
+        roll = _unit(text, f"sample-{i}")
+        if LATE_HEADER in text:
+            actions.append("Escalate" if roll < 0.5 else "Answer")
+        else:
+            actions.append(habitual if roll < 0.85 else other)
+    return actions
+
+
+class SamplingPolicy:
+    """A scripted model whose n-th reply to a transcript is ``sampled_actions(text, k)[n % k]``,
+    so k Inspect epochs see k known, differing samples; stated confidence stays uninformative."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.calls: dict[str, int] = {}
+
+    def __call__(self, messages: list[ChatMessage]) -> str:
+        text = last_user_text(messages)
+        n = self.calls.get(text, 0)
+        self.calls[text] = n + 1
+        action = sampled_actions(text, self.k)[n % self.k]
+        return decision_json(action, round(0.80 + 0.19 * _unit(text, f"conf-{n}"), 2), "sampled")
+
+
+def make_scripted_log(
+    log_dir: str | Path,
+    split: str = "all",
+    prompt: str = "uncertainty",
+    epochs: int = 1,
+    detector: bool = False,
+) -> Path:
+    """Run escbench/escalation on a scripted model and return the .eval log path.
+
+    ``epochs`` > 1 uses the sampling model (k differing samples per episode); ``detector`` also
+    records the scripted detector model's flags (``-T detectors=model``).
+    """
     from inspect_ai import eval as inspect_eval
 
     from escbench_inspect.tasks import escalation_task
 
-    task = escalation_task(split=split, prompt=prompt)
+    task = escalation_task(split=split, prompt=prompt, detectors="model" if detector else None)
+    policy = answer_biased_policy if epochs == 1 else SamplingPolicy(epochs)
+    roles = {"detector": scripted_model(scripted_detector_policy, name="detector")} if detector else None
     [log] = inspect_eval(
         task,
-        model=scripted_model(answer_biased_policy, name="answer-biased"),
+        model=scripted_model(policy, name="answer-biased" if epochs == 1 else f"sampling-{epochs}"),
+        model_roles=roles,
+        epochs=epochs,
         log_dir=str(log_dir),
         display="none",
         max_connections=64,
@@ -64,9 +112,14 @@ def make_scripted_log(log_dir: str | Path, split: str = "all", prompt: str = "un
 
 
 if __name__ == "__main__":
-    import sys
+    import argparse
 
-    print(make_scripted_log(sys.argv[1] if len(sys.argv) > 1 else "logs"))
+    parser = argparse.ArgumentParser(description="write a scripted escalation log")
+    parser.add_argument("log_dir", nargs="?", default="logs")
+    parser.add_argument("--epochs", type=int, default=1)
+    parser.add_argument("--detector", action="store_true", help="also record the scripted detector")
+    args = parser.parse_args()
+    print(make_scripted_log(args.log_dir, epochs=args.epochs, detector=args.detector))
 
 
 # ------------------------------------------------------------------------------------------------

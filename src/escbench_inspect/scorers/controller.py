@@ -108,6 +108,9 @@ class ControllerFile(BaseModel):
     tuned_on: dict = Field(default_factory=dict)
     transfer: list[dict] = Field(default_factory=list)
     evaluation: dict = Field(default_factory=dict)
+    comparison: list[dict] = Field(
+        default_factory=list, description="Full controller per detector source and uncertainty (dev-tuned)."
+    )
 
 
 def risk(weights: Weights, c: bool, m: bool, h: bool, confidence: float | None) -> float:
