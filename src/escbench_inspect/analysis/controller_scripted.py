@@ -111,17 +111,6 @@ def make_scripted_log(
     return Path(log.location)
 
 
-if __name__ == "__main__":
-    import argparse
-
-    parser = argparse.ArgumentParser(description="write a scripted escalation log")
-    parser.add_argument("log_dir", nargs="?", default="logs")
-    parser.add_argument("--epochs", type=int, default=1)
-    parser.add_argument("--detector", action="store_true", help="also record the scripted detector")
-    args = parser.parse_args()
-    print(make_scripted_log(args.log_dir, epochs=args.epochs, detector=args.detector))
-
-
 # ------------------------------------------------------------------------------------------------
 # A scripted detector model (for the `detector` model role): no model, a known policy
 # ------------------------------------------------------------------------------------------------
@@ -165,3 +154,14 @@ def scripted_detector_policy(messages: list[ChatMessage]) -> str:
     if failure == "evidence":
         reply["high_risk"] = {"present": True, "evidence": ["a span the episode does not contain"]}
     return json.dumps(reply)
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="write a scripted escalation log")
+    parser.add_argument("log_dir", nargs="?", default="logs")
+    parser.add_argument("--epochs", type=int, default=1)
+    parser.add_argument("--detector", action="store_true", help="also record the scripted detector")
+    args = parser.parse_args()
+    print(make_scripted_log(args.log_dir, epochs=args.epochs, detector=args.detector))

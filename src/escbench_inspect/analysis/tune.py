@@ -494,6 +494,11 @@ def compare_controllers(rows: list[dict], info: dict, epochs: int) -> list[dict]
     """The full controller tuned on dev for each detector source and uncertainty the logs support,
     evaluated on test (the confidence-only ablation too, for consistency uncertainty)."""
     sources = ["rule", "model", "both"] if info.get("model_detector") else ["rule"]
+    common = (
+        np.array(sorted({str(r["id"]) for r in rows if r.get("model_flags") is not None}), dtype=str)
+        if info.get("model_detector")
+        else None
+    )
     uncertainties = ["stated", "consistency"] if epochs > 1 else ["stated"]
     out = []
     for detectors in sources:
@@ -519,6 +524,9 @@ def compare_controllers(rows: list[dict], info: dict, epochs: int) -> list[dict]
                     actions = final_actions(test, result.weights, result.low, result.high, uncertainty)
                     row["test"] = metrics(test, actions)
                     row["test_model"] = metrics(test)
+                    if common is not None:  # the same test episodes for every source
+                        keep = np.isin(test.ids, common)
+                        row["test_common"] = metrics(test.subset(keep), actions[keep])
                 out.append(row)
     return out
 
@@ -659,10 +667,14 @@ def run(args: argparse.Namespace) -> int:
         )
     for row in file.comparison:
         label = f"{row['variant']}/{row['detectors']}/{row['uncertainty']}"
-        if "test" in row:
+        if "test_common" in row:
+            print(f"compare {label:<32} test* {_fmt(row['test_common'])}")
+        elif "test" in row:
             print(f"compare {label:<32} test {_fmt(row['test'])}")
         else:
             print(f"compare {label:<32} dev  {_fmt(row['dev'])}")
+    if any("test_common" in r for r in file.comparison):
+        print("test*: the test episodes on which the detector model did not fail (same for every row)")
     print(f"wrote {out}")
     print(json.dumps({"timings_s": timings}))
     return 0
