@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from escbench_inspect.analysis.controller_detectors import (
-    PAPER,
     corpus_quality,
     corpus_samples,
     load_stress_set,
@@ -136,10 +135,18 @@ def test_stress_set_paraphrase_recall_and_controls() -> None:
         assert row["firing_controls"] == [], (name, row)
 
 
-def test_in_benchmark_quality_at_least_the_paper() -> None:
+# Measured on the minimal-pair corpus (issue 12). Every episode now carries a corroborating
+# statement, an immaterial blank field and a routine late message, so the precision that came from
+# layout is gone (C was 0.97/0.78, M 0.89/0.97, H 0.91/0.89 on the old corpus). These floors are
+# regression guards at the measured values, not the paper's figures.
+IN_BENCHMARK_FLOOR = {"conflict": (0.37, 0.59), "missing": (0.20, 1.00), "high_risk": (0.72, 0.92)}
+
+
+def test_in_benchmark_quality_floor() -> None:
     samples = corpus_samples()
     if len({m["seed_id"] for _, m in samples}) < 40:
         pytest.skip("corpus incomplete")
     quality = corpus_quality(samples)
     for name, q in quality.items():
-        assert q.precision >= PAPER[name][0] and q.recall >= PAPER[name][1], (name, q)
+        floor = IN_BENCHMARK_FLOOR[name]
+        assert q.precision >= floor[0] and q.recall >= floor[1], (name, q)
