@@ -2,8 +2,8 @@
 
 The policy mimics the failure pattern of small models in the seed paper: it mostly answers with
 high confidence, escalates some late messages that mention a symptom, asks now and then, and
-occasionally omits its confidence or returns an invalid object. Choices are a deterministic hash of the sample input, so
-the log is reproducible and needs no network.
+occasionally omits its confidence or returns an invalid object. Choices are a deterministic hash
+of the sample input, so the log is reproducible and needs no network.
 """
 
 from __future__ import annotations

@@ -414,7 +414,7 @@ def _content_free_row() -> list[str]:
         "utility_5": best.utility_5,
         "utility_10": best.utility_10,
     }
-    return ["*content-free floor*", "—", f"*{best.policy}*", "320 / 32", "—", "—"] + [
+    return ["*content-free floor*", "—", f"*{best.policy}*", f"{best.episodes} / {best.seeds}", "—", "—"] + [
         _num(figures[name]) if name in figures else "–" for name, _ in TABLE1_METRICS
     ]
 

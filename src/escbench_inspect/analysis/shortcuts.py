@@ -234,6 +234,8 @@ class PolicyResult:
     specificity: float
     utility_5: float
     utility_10: float
+    episodes: int
+    seeds: int
     variant_identification: float | None = None
 
 
@@ -283,6 +285,8 @@ def score_actions(
         specificity=tn / (tn + fp) if tn + fp else float("nan"),
         utility_5=(tp + tn - 5 * fn - fp) / len(actions),
         utility_10=(tp + tn - 10 * fn - fp) / len(actions),
+        episodes=len(actions),
+        seeds=len(set(data.seeds)),
         variant_identification=identified,
     )
 
