@@ -110,3 +110,23 @@ def test_corpus_counts_match_the_paper() -> None:
     escalate_test = sum(e.escalation_required for e in test)
     assert abs(escalate_all - 130) <= 10, escalate_all
     assert abs(escalate_test - 100) <= 10, escalate_test
+
+
+@pytest.mark.skipif(not FULL_CORPUS, reason="full 40-seed corpus not present")
+@pytest.mark.parametrize(
+    ("classes", "limit", "seeds", "n_classes"),
+    [(tuple(TaskClass), 10, 10, 4), ((TaskClass.TRIAGE,), 20, 8, 1), ((TaskClass.TRIAGE,), 5, 5, 1)],
+)
+def test_any_prefix_spans_many_seeds_every_class_and_every_variant(
+    classes: tuple[TaskClass, ...], limit: int, seeds: int, n_classes: int
+) -> None:
+    """``--limit N`` must not take one seed of one class (stderr would be 0 with one cluster)."""
+    prefix = select_episodes("test", classes)[:limit]
+    assert len({e.seed_id for e in prefix}) == seeds
+    assert len({e.task_class for e in prefix}) == n_classes
+    assert {e.variant for e in prefix} == set(Variant)
+
+
+def test_interleaved_order_is_a_permutation_of_the_corpus() -> None:
+    ordered = select_episodes("all")
+    assert sorted(e.episode_id for e in ordered) == sorted(BY_ID)
