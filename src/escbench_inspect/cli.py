@@ -17,6 +17,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "escbench_inspect.datasets.validate",
         "Validate every data file; name file and field.",
     ),
+    "audit": (
+        "escbench_inspect.analysis.shortcuts",
+        "Shortcut audit: content-free baselines fitted on dev, scored on test.",
+    ),
     "tune": (
         "escbench_inspect.analysis.tune",
         "Tune the risk controller on dev-split logs (post hoc).",

@@ -17,7 +17,6 @@ from escbench._registry import escalation, triage
 from escbench_inspect.agents.escalation import (
     CHART_METADATA_KEY,
     ESCALATION_CHART,
-    NO_SUMMARY_TEXT,
     agent_escalation_dataset,
     agent_system_prompt,
 )
@@ -54,12 +53,8 @@ def test_agent_samples_move_record_and_summary_into_a_fixed_chart() -> None:
         assert "=== EARLIER RECORD ===" not in sample.input and chart["earlier_record"] not in sample.input
         assert "=== REQUEST ===" in sample.input and "=== NEW INFORMATION ===" in sample.input
         assert chart["earlier_record"] in twin.input
-        if sample.metadata["variant"] == "stale":
-            assert chart["chart_summary"] in twin.input and "CHART SUMMARY" not in sample.input
-        else:
-            assert chart["chart_summary"] == NO_SUMMARY_TEXT
-        if sample.metadata["variant"] == "late_risk":
-            assert "=== MESSAGE RECEIVED AFTER THE REQUEST ===" in sample.input
+        assert chart["chart_summary"] in twin.input and "CHART SUMMARY" not in sample.input
+        assert "=== MESSAGE RECEIVED AFTER THE REQUEST ===" in sample.input
         for text in [sample.input, *chart.values()]:
             assert LEAK.search(text) is None
 

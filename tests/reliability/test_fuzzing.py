@@ -38,18 +38,57 @@ EXAMPLES = int(os.environ.get("ESCBENCH_FUZZ_EXAMPLES", "60"))
 
 def fuzz(scale: float = 1.0) -> settings:
     """Per-test settings (not a global profile, which would change other suites' tests)."""
-    return settings(max_examples=max(1, int(EXAMPLES * scale)), deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+    return settings(
+        max_examples=max(1, int(EXAMPLES * scale)),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+
 
 # --------------------------------------------------------------------------------------------
 # parse_decision
 # --------------------------------------------------------------------------------------------
 
 FRAGMENTS = [
-    "{", "}", "[", "]", '"', "'", ":", ",", "\\", " ", "\n", "action", "decision", "Action",
-    "confidence", "reason", "Escalate", "answer", "Ask_Clarification", "abstain", "0.5", "1.7",
-    "-1", "NaN", "true", "null", "None", "<think>", "</think>", "```json", "```", "```", "...",
-    "\x00", "é", "{{", "}}", "1e999", "0x1F",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    "'",
+    ":",
+    ",",
+    "\\",
+    " ",
+    "\n",
+    "action",
+    "decision",
+    "Action",
+    "confidence",
+    "reason",
+    "Escalate",
+    "answer",
+    "Ask_Clarification",
+    "abstain",
+    "0.5",
+    "1.7",
+    "-1",
+    "NaN",
+    "true",
+    "null",
+    "None",
+    "<think>",
+    "</think>",
+    "```json",
+    "```",
+    "```",
+    "...",
+    "\x00",
+    "é",
+    "{{",
+    "}}",
+    "1e999",
+    "0x1F",
 ]
 jsonish = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=5), max_size=40).map("".join)
 
@@ -80,38 +119,57 @@ def test_parse_never_raises_on_json_like_fragments(text: str) -> None:
 
 
 def test_parse_handles_none_and_pathological_inputs() -> None:
-    for text in [None, "", "{" * 5000, "}" * 5000, "[" * 5000 + "]" * 5000,
-                 '{"action": ' + "[" * 3000 + "]" * 3000 + "}", '{"confidence": ' + "9" * 5000 + "}",
-                 "{'action': 'Answer', 'confidence': 1" + "0" * 5000 + "}",
-                 # ast.literal_eval raised TypeError on these (unhashable set/dict members):
-                 "{{}}", "{[]: 1}", "{'action': 'Answer', 'x': {{'a': 1}}}"]:
+    for text in [
+        None,
+        "",
+        "{" * 5000,
+        "}" * 5000,
+        "[" * 5000 + "]" * 5000,
+        '{"action": ' + "[" * 3000 + "]" * 3000 + "}",
+        '{"confidence": ' + "9" * 5000 + "}",
+        "{'action': 'Answer', 'confidence': 1" + "0" * 5000 + "}",
+        # ast.literal_eval raised TypeError on these (unhashable set/dict members):
+        "{{}}",
+        "{[]: 1}",
+        "{'action': 'Answer', 'x': {{'a': 1}}}",
+    ]:
         _check_invariants(text)
 
 
 def _action_spelling(action: Action) -> st.SearchStrategy[str]:
     value = action.value
-    return st.sampled_from([
-        value, value.lower(), value.upper(), value.replace("_", " "), value.replace("_", "-"),
-        f"  {value}  ",
-    ])
+    return st.sampled_from(
+        [
+            value,
+            value.lower(),
+            value.upper(),
+            value.replace("_", " "),
+            value.replace("_", "-"),
+            f"  {value}  ",
+        ]
+    )
 
 
-decisions = st.fixed_dictionaries({
-    "action": st.sampled_from(list(Action)),
-    "confidence": st.one_of(
-        st.none(), st.floats(0, 1), st.floats(allow_nan=True, allow_infinity=True),
-        st.floats(0, 1).map(str), st.booleans(),
-    ),
-    "reason": st.text(max_size=80),
-})
+decisions = st.fixed_dictionaries(
+    {
+        "action": st.sampled_from(list(Action)),
+        "confidence": st.one_of(
+            st.none(),
+            st.floats(0, 1),
+            st.floats(allow_nan=True, allow_infinity=True),
+            st.floats(0, 1).map(str),
+            st.booleans(),
+        ),
+        "reason": st.text(max_size=80),
+    }
+)
 
 
 @fuzz()
 @given(decisions, st.data(), st.sampled_from(["bare", "fenced", "prose", "think", "keycase"]))
 def test_valid_decision_objects_round_trip(decision: dict, data: Any, wrapper: str) -> None:
     action: Action = decision["action"]
-    payload: dict[str, Any] = {"action": data.draw(_action_spelling(action)),
-                               "reason": decision["reason"]}
+    payload: dict[str, Any] = {"action": data.draw(_action_spelling(action)), "reason": decision["reason"]}
     if decision["confidence"] is not None:
         payload["confidence"] = decision["confidence"]
     if wrapper == "keycase":
@@ -134,8 +192,7 @@ def test_valid_decision_objects_round_trip(decision: dict, data: Any, wrapper: s
         raw = float(raw)
     expected = (
         float(raw)
-        if isinstance(raw, float) and not isinstance(raw, bool) and math.isfinite(raw)
-        and 0 <= raw <= 1
+        if isinstance(raw, float) and not isinstance(raw, bool) and math.isfinite(raw) and 0 <= raw <= 1
         else None
     )
     assert parsed.confidence == expected
@@ -147,15 +204,17 @@ def test_valid_decision_objects_round_trip(decision: dict, data: Any, wrapper: s
 
 # Template text never contains braces (placeholders are added explicitly) nor upper-case letters
 # (the missing hook's fact is an upper-case token, so it occurs exactly where it is put).
-WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789 .,;:-'/()%\n", min_size=1,
-                max_size=60).filter(lambda s: s.strip() != "")
+WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789 .,;:-'/()%\n", min_size=1, max_size=60).filter(
+    lambda s: s.strip() != ""
+)
 IDENT = st.from_regex(r"[a-z][a-z0-9_]{0,10}", fullmatch=True)
 SURFACE_VALUE = st.one_of(
     st.text(max_size=30).filter(lambda s: "QXZ" not in s),
-    st.integers(-10**6, 10**6),
+    st.integers(-(10**6), 10**6),
     st.floats(allow_nan=False, allow_infinity=False, width=32),
 )
-AUTHORED = ["setting", "earlier_record", "new_information", "request"]
+RECORD = ["setting", "earlier_record", "new_information", "request"]
+AUTHORED = [*RECORD, "summary", "late_message"]
 NON_ESCALATE = [a.value for a in Action if a is not Action.ESCALATE]
 
 
@@ -171,9 +230,15 @@ def seed_dicts(draw: st.DrawFn) -> dict[str, Any]:
     names = draw(st.lists(IDENT, max_size=3, unique=True))
     blocks = {kind: draw(WORDS) for kind in AUTHORED}
     blocks["setting"] += "".join(f" {{{name}}}" for name in names)
-    missing_block = draw(st.sampled_from(AUTHORED))
+    missing_block = draw(st.sampled_from(RECORD))
     fact = "QXZ FACT " + draw(st.from_regex(r"[A-Z]{1,6}", fullmatch=True))
     blocks[missing_block] = f"{blocks[missing_block]} {fact}. {draw(WORDS)}"
+    blank_block = draw(st.sampled_from(RECORD))
+    blank = "QXB BLANK " + draw(st.from_regex(r"[A-Z]{1,6}", fullmatch=True))
+    blocks[blank_block] = f"{blocks[blank_block]} {blank}."
+    conflict_block = draw(st.sampled_from(["earlier_record", "new_information", "summary"]))
+    consistent = "QXC AGREES " + draw(st.from_regex(r"[A-Z]{1,6}", fullmatch=True))
+    blocks[conflict_block] = f"{blocks[conflict_block]} {consistent}."
     return {
         "id": draw(IDENT),
         "task_class": draw(st.sampled_from([c.value for c in TaskClass])),
@@ -184,15 +249,18 @@ def seed_dicts(draw: st.DrawFn) -> dict[str, Any]:
         "surfaces": {s: {name: draw(SURFACE_VALUE) for name in names} for s in SURFACES},
         "blocks": blocks,
         "hooks": {
-            "missing": {"block": missing_block, "remove": fact, "marker": "[" + draw(WORDS) + "]"},
+            "missing": {
+                "block": missing_block,
+                "remove": fact,
+                "marker": "[" + draw(WORDS).replace("\n", " ") + "]",
+                "immaterial": {"block": blank_block, "blank": blank, "filled": "filled in"},
+            },
             "stale": {"text": draw(WORDS)},
-            "conflict": {"block": draw(st.sampled_from(["earlier_record", "new_information"])),
-                         "text": draw(WORDS)},
+            "conflict": {"block": conflict_block, "consistent": consistent, "text": "disagrees"},
             "late_risk": {"text": draw(WORDS)},
         },
         "reference": {
-            v.value: {"acceptable": draw(acceptable_sets()), "rationale": draw(WORDS)}
-            for v in Variant
+            v.value: {"acceptable": draw(acceptable_sets()), "rationale": draw(WORDS)} for v in Variant
         },
     }
 
@@ -212,15 +280,17 @@ def test_random_valid_seeds_assemble_render_and_round_trip(data: dict[str, Any])
             episode = assemble(seed, surface, variant)
             episodes.append(episode)
             assert Episode.model_validate(episode.model_dump(mode="json")) == episode
-            assert list(episode.acceptable_actions) == list(
-                seed.reference.for_variant(variant).acceptable
-            )
+            assert list(episode.acceptable_actions) == list(seed.reference.for_variant(variant).acceptable)
             text = render_blocks(episode)
             assert all(header(b.kind) in text and b.text in text for b in episode.blocks)
-            # Only the hooked block changes relative to the clean episode.
+            # Only the hooked blocks change relative to the clean episode.
+            assert [b.kind for b in episode.blocks] == list(BlockKind)
             hooked = {
                 Variant.CLEAN: set(),
-                Variant.MISSING: {BlockKind(seed.hooks.missing.block)},
+                Variant.MISSING: {
+                    BlockKind(seed.hooks.missing.block),
+                    BlockKind(seed.hooks.missing.immaterial.block),
+                },
                 Variant.CONFLICT: {BlockKind(seed.hooks.conflict.block)},
                 Variant.STALE: {BlockKind.SUMMARY},
                 Variant.LATE_RISK: {BlockKind.LATE_MESSAGE},
@@ -229,8 +299,6 @@ def test_random_valid_seeds_assemble_render_and_round_trip(data: dict[str, Any])
                 if block.kind not in hooked:
                     assert episode.block(block.kind) == block.text
             assert (fact in text) == (variant is not Variant.MISSING)
-            if variant is Variant.LATE_RISK:
-                assert episode.blocks[-1].kind is BlockKind.LATE_MESSAGE
     assert len({e.episode_id for e in episodes}) == len(SURFACES) * len(Variant)
 
 
@@ -240,8 +308,9 @@ def test_random_valid_seeds_assemble_render_and_round_trip(data: dict[str, Any])
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=10), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
+    ),
     max_leaves=20,
 )
 

@@ -36,6 +36,7 @@ from escbench_inspect.analysis.report import (
     build_report,
     write_report,
 )
+from escbench_inspect.analysis.shortcuts import best_content_free, default_audit
 from escbench_inspect.cli import main as cli_main
 from escbench_inspect.datasets.assembly import default_seeds
 from escbench_inspect.datasets.escalation import select_episodes
@@ -363,6 +364,9 @@ def test_cli_writes_every_output_and_reruns_identically(
     markdown = (out / "report.md").read_text()
     assert "## Demo section" in markdown and "](figures/fig3_reliability.png)" in markdown
     assert f"## {CSS_TITLE}" in markdown
+    floor = best_content_free(default_audit())
+    floor_row = next(line for line in markdown.splitlines() if "*content-free floor*" in line)
+    assert f"*{floor.policy}*" in floor_row and f"| {floor.accuracy:.2f} |" in floor_row
 
     # a second run without figures: identical numbers (seeded bootstrap)
     rerun = build_report([str(log_dir)], ReportOptions(n_boot=300))

@@ -50,12 +50,11 @@ from escbench_inspect.solvers.prompts import (
 
 CHART_METADATA_KEY = "chart_sections"
 RUN_NAME = "agent"
-NO_SUMMARY_TEXT = "No auto-generated chart summary on file."
 
 ESCALATION_CHART = ChartVocabulary(
     {
         "earlier_record": "The patient's earlier record (before today's new information).",
-        "chart_summary": "The auto-generated chart summary, if one is on file.",
+        "chart_summary": "The auto-generated chart summary.",
     }
 )
 CONVERSATION_BLOCKS: tuple[BlockKind, ...] = (
@@ -67,14 +66,11 @@ CONVERSATION_BLOCKS: tuple[BlockKind, ...] = (
 
 
 def episode_chart(episode: Episode) -> dict[str, str]:
-    """The two chart sections of an episode (fixed names; an absent summary says so)."""
-    record = episode.block(BlockKind.EARLIER_RECORD)
-    if record is None:
-        raise ValueError(f"episode {episode.episode_id} has no earlier record")
-    return {
-        "earlier_record": record,
-        "chart_summary": episode.block(BlockKind.SUMMARY) or NO_SUMMARY_TEXT,
-    }
+    """The two chart sections of an episode (fixed names; every episode has both)."""
+    record, summary = episode.block(BlockKind.EARLIER_RECORD), episode.block(BlockKind.SUMMARY)
+    if record is None or summary is None:
+        raise ValueError(f"episode {episode.episode_id} lacks its earlier record or chart summary")
+    return {"earlier_record": record, "chart_summary": summary}
 
 
 def agent_episode_sample(episode: Episode) -> Sample:

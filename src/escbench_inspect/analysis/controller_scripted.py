@@ -1,9 +1,9 @@
 """A scripted, answer-biased mockllm model and a log of it, for controller demos and benchmarks.
 
 The policy mimics the failure pattern of small models in the seed paper: it mostly answers with
-high confidence, escalates some late red flags, asks now and then, and occasionally omits its
-confidence or returns an invalid object. Choices are a deterministic hash of the sample input, so
-the log is reproducible and needs no network.
+high confidence, escalates some late messages that mention a symptom, asks now and then, and
+occasionally omits its confidence or returns an invalid object. Choices are a deterministic hash
+of the sample input, so the log is reproducible and needs no network.
 """
 
 from __future__ import annotations
@@ -12,11 +12,19 @@ import hashlib
 import json
 from pathlib import Path
 
+import regex
 from inspect_ai.model import ChatMessage
 
 from escbench_inspect.testing import decision_json, last_user_text, scripted_model
 
 LATE_HEADER = "=== MESSAGE RECEIVED AFTER THE REQUEST ==="
+# Every episode has a late message; this crude symptom spotter stands in for a small model's
+# risk recognition (it also fires on harmless symptoms, as such a model would).
+SYMPTOM_WORDS = regex.compile(
+    r"\b(?:chest|breath\w*|faint\w*|bleed\w*|blood\w*|swell\w*|rash|spots|racing|confus\w*|"
+    r"numb\w*|weak\w*|vomit\w*|fever|pain\w*|dizz\w*|suicid\w*)\b",
+    regex.I,
+)
 
 
 def _unit(text: str, salt: str) -> float:
@@ -33,7 +41,8 @@ def answer_biased_policy(messages: list[ChatMessage]) -> str:
     confidence: float | None = round(0.80 + 0.19 * conf_roll, 2)
     if _unit(text, "noconf") < 0.05:
         confidence = None
-    if LATE_HEADER in text and roll < 0.45:
+    late = text.split(LATE_HEADER, 1)[1] if LATE_HEADER in text else ""
+    if SYMPTOM_WORDS.search(late) and roll < 0.45:
         return decision_json("Escalate", confidence, "late red flag")
     if roll < 0.08:
         return decision_json("Escalate", confidence, "escalating")

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from escbench_inspect.analysis.logs import ERROR_ACTION, MODEL_ACTION, LoadedLogs, load_decisions
+from escbench_inspect.analysis.shortcuts import best_content_free, default_audit
 from escbench_inspect.analysis.stats import (
     Calibration,
     Ratio,
@@ -422,8 +423,27 @@ def render_table1(report: Report) -> str:
             + [f"{row['episodes']} / {row['seeds']}", str(c["invalid"]), str(c["errored"])]
             + [_ci(row, name) for name, _ in TABLE1_METRICS]
         )
+    if report.options.split == "test":
+        rows.append(_content_free_row())
     header = ["Model", "Prompt", "Controller", "Episodes / seeds", "Invalid", "Errored"]
     return markdown_table(header + [title for _, title in TABLE1_METRICS], rows)
+
+
+def _content_free_row() -> list[str]:
+    """Reference row: the best policy that never reads the clinical content (shortcut audit of
+    the packaged corpus, fitted on dev, scored on all test episodes) — the floor to beat."""
+    best = best_content_free(default_audit())
+    figures = {
+        "sensitivity": best.sensitivity,
+        "missed_rate": 1 - best.sensitivity,
+        "specificity": best.specificity,
+        "accuracy": best.accuracy,
+        "utility_5": best.utility_5,
+        "utility_10": best.utility_10,
+    }
+    return ["*content-free floor*", "—", f"*{best.policy}*", f"{best.episodes} / {best.seeds}", "—", "—"] + [
+        _num(figures[name]) if name in figures else "–" for name, _ in TABLE1_METRICS
+    ]
 
 
 def render_table2(report: Report) -> str:
@@ -565,6 +585,10 @@ def _result_lines(report: Report, n_sig: int) -> list[str]:
         "## Table I — escalation outcomes",
         "",
         render_table1(report),
+        "",
+        "The *content-free floor* row is the best policy that never reads the clinical content "
+        "(layout features, bag of words or a constant action, fitted on dev; `escbench audit`): "
+        "a model must beat it to show it reads the chart.",
         "",
         "## Table II — decision accuracy by variant",
         "",

@@ -1,11 +1,14 @@
 """Load seed scenarios and assemble their paired variants deterministically (no LLM).
 
-Each variant differs from the clean episode only in the block its hook manipulates:
+Every episode has the same six blocks in the same order; a variant is a *minimal pair* of its
+clean episode, differing only in decision-relevant content:
 
-- ``missing``: in the hook's block, the decision-critical fact is replaced by its marker;
-- ``stale``: a SUMMARY block (an outdated auto-generated summary) follows the new information;
-- ``conflict``: a contradiction or patient minimization is appended to the hook's block;
-- ``late_risk``: a LATE_MESSAGE block with a red-flag cue follows the request.
+- ``missing``: the decision-critical fact is replaced by its absence marker, and the seed's
+  immaterial blank field (present in every other variant) is filled in, so the number of unfilled
+  fields is the same in every variant;
+- ``stale``: the current chart summary is replaced by an outdated one;
+- ``conflict``: a corroborating statement is replaced by a contradicting one in the same place;
+- ``late_risk``: the routine message after the request is replaced by a red-flag cue.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from escbench_inspect.datasets import minimal_pairs
 from escbench_inspect.datasets.errors import DataFileError, read_yaml
 from escbench_inspect.datasets.schema import (
     PLACEHOLDER,
@@ -45,9 +49,10 @@ def load_seed(path: Path) -> SeedScenario:
     except ValidationError as error:
         raise DataFileError.from_validation(path, error, entry=entry) from error
     if seed.id != path.stem:
-        raise DataFileError(
-            path, [f"field 'id': '{seed.id}' must equal the file name stem"], seed.id
-        )
+        raise DataFileError(path, [f"field 'id': '{seed.id}' must equal the file name stem"], seed.id)
+    problems = minimal_pairs.seed_problems(seed)
+    if problems:
+        raise DataFileError(path, [f"not a minimal pair: {p}" for p in problems], seed.id)
     return seed
 
 
@@ -83,8 +88,7 @@ def load_action_space(path: Path = ACTION_SPACE_FILE) -> dict[TaskClass, tuple[A
             )
         try:
             result[task_class] = tuple(
-                ActionOption(action=action, definition=definitions[action.value])
-                for action in Action
+                ActionOption(action=action, definition=definitions[action.value]) for action in Action
             )
         except ValidationError as error:
             raise DataFileError.from_validation(path, error, entry=task_class.value) from error
@@ -109,32 +113,14 @@ def assemble(
 ) -> Episode:
     """Assemble one episode from a seed, a surface parameterization and a variant."""
     values = seed.surfaces[surface]
-    hooks = seed.hooks
-    templates = {
-        kind: getattr(seed.blocks, kind.value)
-        for kind in (
-            BlockKind.SETTING,
-            BlockKind.EARLIER_RECORD,
-            BlockKind.NEW_INFORMATION,
-            BlockKind.REQUEST,
-        )
-    }
-    if variant is Variant.MISSING:
-        kind = BlockKind(hooks.missing.block)
-        templates[kind] = templates[kind].replace(hooks.missing.remove, hooks.missing.marker)
-    elif variant is Variant.CONFLICT:
-        kind = BlockKind(hooks.conflict.block)
-        templates[kind] = templates[kind].rstrip() + "\n\n" + hooks.conflict.text
-    if variant is Variant.STALE:
-        templates[BlockKind.SUMMARY] = hooks.stale.text
-    if variant is Variant.LATE_RISK:
-        templates[BlockKind.LATE_MESSAGE] = hooks.late_risk.text
-
-    blocks = tuple(
-        Block(kind=kind, text=fill(templates[kind], values))
-        for kind in BlockKind
-        if kind in templates
-    )
+    templates = {kind: getattr(seed.blocks, kind.value) for kind in BlockKind}
+    for rewrite in seed.hooks.replacements(variant):
+        kind = BlockKind(rewrite.block)
+        templates[kind] = templates[kind].replace(rewrite.find, rewrite.replace)
+    whole = seed.hooks.whole_block(variant)
+    if whole is not None:
+        templates[whole[0]] = whole[1]
+    blocks = tuple(Block(kind=kind, text=fill(templates[kind], values)) for kind in BlockKind)
     reference = seed.reference.for_variant(variant)
     space = (action_space or default_action_space())[seed.task_class]
     return Episode(

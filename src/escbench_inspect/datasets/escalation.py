@@ -43,7 +43,7 @@ def select_episodes(
     variants: Sequence[Variant] = tuple(Variant),
     seeds: Sequence[SeedScenario] | None = None,
 ) -> list[Episode]:
-    """Episodes of the chosen split, classes and variants, in the corpus's fixed order."""
+    """Episodes of the chosen split, classes and variants, in the interleaved order."""
     if seeds is not None:
         ids = [seed.id for seed in seeds]
         repeated = sorted({i for i in ids if ids.count(i) > 1})
@@ -54,7 +54,34 @@ def select_episodes(
         for seed in (default_seeds() if seeds is None else seeds)
         if seed.task_class in classes and (split == "all" or seed.split == split)
     ]
-    return list(iter_episodes(chosen, variants))
+    return interleaved(list(iter_episodes(chosen, variants)))
+
+
+def interleaved(episodes: Sequence[Episode]) -> list[Episode]:
+    """A fixed order in which any prefix spans many seeds, every class and every variant.
+
+    Within each class the seeds (sorted by id) take turns: round ``m`` gives each seed ``j`` its
+    ``m``-th episode, whose variant is rotated by ``j + m`` and the class's index (so neighbouring
+    seeds and classes show different variants); classes alternate within a round. So ``--limit 10``
+    on the escalation task spans ten seeds of four classes and all five variants, and ``--limit 8``
+    on one class spans eight seeds and all five variants.
+    """
+    classes = sorted({e.task_class for e in episodes}, key=lambda c: list(TaskClass).index(c))
+    variants = list(Variant)
+    keys: dict[str, tuple[int, int, int]] = {}
+    for class_index, task_class in enumerate(classes):
+        own = [e for e in episodes if e.task_class is task_class]
+        seed_ids = sorted({e.seed_id for e in own})
+        for j, seed_id in enumerate(seed_ids):
+            mine = [e for e in own if e.seed_id == seed_id]
+            offset = j + list(TaskClass).index(task_class)
+
+            def rank(e: Episode, offset: int = offset) -> tuple[str, int]:
+                return e.surface, (variants.index(e.variant) - offset) % len(variants)
+
+            for m, episode in enumerate(sorted(mine, key=rank)):
+                keys[episode.episode_id] = (m, j, class_index)
+    return sorted(episodes, key=lambda e: keys[e.episode_id])
 
 
 def escalation_dataset(

@@ -53,6 +53,22 @@ def counts_table(episodes: Sequence[Episode]) -> str:
     return "\n".join(lines)
 
 
+def split_mix_table(episodes: Sequence[Episode]) -> str:
+    """Dev and test side by side: share of each reference action set per variant."""
+    sets = sorted({_set_name(e) for e in episodes}, key=lambda s: (" or " in s, s))
+    lines = [
+        "| variant | split | episodes | " + " | ".join(sets) + " |",
+        "|---|---|---:|" + "---:|" * len(sets),
+    ]
+    for variant in Variant:
+        for split in ("dev", "test"):
+            group = [e for e in episodes if e.variant is variant and e.split == split]
+            counter = Counter(_set_name(e) for e in group)
+            cells = [f"{counter.get(name, 0) / len(group):.2f}" if group else "–" for name in sets]
+            lines.append(f"| {variant.value} | {split} | {len(group)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def seeds_table(seeds: Sequence[SeedScenario]) -> str:
     """One row per seed: id, class, split, title and the reference per variant."""
     lines = [
@@ -79,6 +95,8 @@ def inventory_markdown(seeds: Sequence[SeedScenario] | None = None) -> str:
             START,
             "### Reference action sets per class and variant (both surfaces)",
             counts_table(episodes),
+            "### Dev and test reference-action mix per variant (share of episodes)",
+            split_mix_table(episodes),
             "### Seeds",
             seeds_table(seeds),
             END,

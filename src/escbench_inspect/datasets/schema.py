@@ -41,23 +41,20 @@ class Variant(str, Enum):
 
 
 class BlockKind(str, Enum):
-    """Typed transcript blocks, in rendering order."""
+    """Typed transcript blocks, in rendering order. Every episode has all six (minimal pairs)."""
 
     SETTING = "setting"
     EARLIER_RECORD = "earlier_record"
     NEW_INFORMATION = "new_information"
-    SUMMARY = "summary"  # only the stale variant: an auto-generated summary after the update
+    SUMMARY = "summary"  # auto-generated chart summary: current, or outdated in the stale variant
     REQUEST = "request"
-    LATE_MESSAGE = "late_message"  # only the late-risk variant: arrives after the request
+    LATE_MESSAGE = "late_message"  # arrives after the request: routine, or the late red flag
 
 
-# Blocks every seed authors; SUMMARY and LATE_MESSAGE come from hooks.
-AUTHORED_BLOCKS: tuple[BlockKind, ...] = (
-    BlockKind.SETTING,
-    BlockKind.EARLIER_RECORD,
-    BlockKind.NEW_INFORMATION,
-    BlockKind.REQUEST,
-)
+# Every seed authors every block; hooks only rewrite text inside them.
+AUTHORED_BLOCKS: tuple[BlockKind, ...] = tuple(BlockKind)
+# Blocks a missing fact (or an immaterial blank) may sit in: not the two that a variant replaces whole.
+RecordBlock = Literal["setting", "earlier_record", "new_information", "request"]
 
 Split = Literal["dev", "test"]
 SurfaceId = Literal["a", "b"]
@@ -76,19 +73,46 @@ def placeholders(text: str) -> set[str]:
     return set(PLACEHOLDER.findall(text))
 
 
+class Replacement(_Frozen):
+    """Rewrites one exact span of one block: ``find`` (in the template) becomes ``replace``."""
+
+    block: RecordBlock | Literal["summary"]
+    find: NonEmpty = Field(description="Exact template text; must occur once in the block.")
+    replace: NonEmpty
+
+
+class AbsentField(_Frozen):
+    """An unfilled, immaterial field every episode carries (``blank`` is in the template).
+
+    It keeps absence wording from saying anything by itself: the missing variant fills it in
+    (``filled``) while blanking the decision-critical fact, so every episode of a seed shows the
+    same number of unfilled fields, in the same vocabulary.
+    """
+
+    block: RecordBlock
+    blank: NonEmpty = Field(description="Exact template text of the unfilled field.")
+    filled: NonEmpty = Field(description="The same field filled in (used by the missing variant).")
+
+
 class MissingHook(_Frozen):
     """Deletes one decision-critical fact and leaves an absence/unreadability marker."""
 
-    block: Literal["setting", "earlier_record", "new_information", "request"]
+    block: RecordBlock
     remove: NonEmpty = Field(description="Exact template text to delete; must occur once.")
     marker: NonEmpty = Field(description="What stands in its place, e.g. '[dose not stated]'.")
+    immaterial: AbsentField
 
 
-class AppendHook(_Frozen):
-    """Appends a contradiction (or patient minimization) to one authored block."""
+class ConflictHook(_Frozen):
+    """Replaces a corroborating statement with a contradicting one (or patient minimization).
 
-    block: Literal["earlier_record", "new_information"] = "new_information"
-    text: NonEmpty
+    ``consistent`` is in the template, so every other variant has a statement in the same place
+    that agrees with the record; the conflict variant has ``text`` there instead.
+    """
+
+    block: Literal["earlier_record", "new_information", "summary"]
+    consistent: NonEmpty = Field(description="Exact template text of the agreeing statement.")
+    text: NonEmpty = Field(description="The contradicting statement that replaces it.")
 
 
 class TextHook(_Frozen):
@@ -98,10 +122,33 @@ class TextHook(_Frozen):
 class Hooks(_Frozen):
     missing: MissingHook
     stale: TextHook = Field(
-        description="Outdated auto-generated summary restating a superseded fact."
+        description="Outdated auto-generated summary restating a superseded fact; replaces blocks.summary."
     )
-    conflict: AppendHook
-    late_risk: TextHook = Field(description="Red-flag cue that arrives only after the request.")
+    conflict: ConflictHook
+    late_risk: TextHook = Field(
+        description="Red-flag cue that arrives after the request; replaces blocks.late_message."
+    )
+
+    def replacements(self, variant: Variant) -> tuple[Replacement, ...]:
+        """The span rewrites that turn the clean templates into ``variant``'s."""
+        if variant is Variant.MISSING:
+            gap, filled = self.missing, self.missing.immaterial
+            return (
+                Replacement(block=gap.block, find=gap.remove, replace=gap.marker),
+                Replacement(block=filled.block, find=filled.blank, replace=filled.filled),
+            )
+        if variant is Variant.CONFLICT:
+            hook = self.conflict
+            return (Replacement(block=hook.block, find=hook.consistent, replace=hook.text),)
+        return ()
+
+    def whole_block(self, variant: Variant) -> tuple[BlockKind, str] | None:
+        """The block a variant replaces whole (stale summary, late red flag), if any."""
+        if variant is Variant.STALE:
+            return BlockKind.SUMMARY, self.stale.text
+        if variant is Variant.LATE_RISK:
+            return BlockKind.LATE_MESSAGE, self.late_risk.text
+        return None
 
 
 class VariantReference(_Frozen):
@@ -136,7 +183,11 @@ class Blocks(_Frozen):
     setting: NonEmpty
     earlier_record: NonEmpty
     new_information: NonEmpty
+    summary: NonEmpty = Field(description="Current, consistent auto-generated chart summary.")
     request: NonEmpty
+    late_message: NonEmpty = Field(
+        description="Routine message that arrives after the request (no red flag)."
+    )
 
 
 class SeedScenario(_Frozen):
@@ -147,9 +198,7 @@ class SeedScenario(_Frozen):
     split: Split
     title: NonEmpty
     specialty: NonEmpty
-    decision_tested: NonEmpty = Field(
-        description="The one decision this seed tests, in a sentence."
-    )
+    decision_tested: NonEmpty = Field(description="The one decision this seed tests, in a sentence.")
     surfaces: dict[SurfaceId, dict[Identifier, str | int | float]]
     blocks: Blocks
     hooks: Hooks
@@ -169,19 +218,34 @@ class SeedScenario(_Frozen):
                 raise ValueError(f"surface '{surface_id}' does not define {undefined}")
             if unused:
                 raise ValueError(f"surface '{surface_id}' defines unused values {unused}")
-        hook = self.hooks.missing
-        count = getattr(self.blocks, hook.block).count(hook.remove)
-        if count != 1:
-            raise ValueError(
-                f"hooks.missing.remove must occur exactly once in blocks.{hook.block}, "
-                f"found {count} times: {hook.remove!r}"
-            )
+        for field, block, text in self._anchors():
+            count = getattr(self.blocks, block).count(text)
+            if count != 1:
+                raise ValueError(
+                    f"{field} must occur exactly once in blocks.{block}, found {count} times: {text!r}"
+                )
+        spans = [(block, text) for _, block, text in self._anchors()]
+        for i, (block, text) in enumerate(spans):
+            for other_block, other in spans[i + 1 :]:
+                if block == other_block and (text in other or other in text):
+                    raise ValueError(f"hook anchors overlap in blocks.{block}: {text!r}, {other!r}")
         return self
+
+    def _anchors(self) -> list[tuple[str, str, str]]:
+        """(field, block, template text) of every span a hook rewrites."""
+        hooks = self.hooks
+        immaterial = hooks.missing.immaterial
+        return [
+            ("hooks.missing.remove", hooks.missing.block, hooks.missing.remove),
+            ("hooks.missing.immaterial.blank", immaterial.block, immaterial.blank),
+            ("hooks.conflict.consistent", hooks.conflict.block, hooks.conflict.consistent),
+        ]
 
     def _templates(self) -> list[str]:
         hooks = self.hooks
         texts = [getattr(self.blocks, kind.value) for kind in AUTHORED_BLOCKS]
-        texts += [hooks.missing.marker, hooks.stale.text, hooks.conflict.text, hooks.late_risk.text]
+        texts += [hooks.missing.marker, hooks.missing.immaterial.filled, hooks.stale.text]
+        texts += [hooks.conflict.text, hooks.late_risk.text]
         texts += [getattr(self.reference, v.value).rationale for v in Variant]
         return texts
 
@@ -226,9 +290,7 @@ class Episode(_Frozen):
 
     @property
     def context_packet(self) -> tuple[Block, ...]:
-        return tuple(
-            b for b in self.blocks if b.kind in (BlockKind.SETTING, BlockKind.EARLIER_RECORD)
-        )
+        return tuple(b for b in self.blocks if b.kind in (BlockKind.SETTING, BlockKind.EARLIER_RECORD))
 
     @property
     def event(self) -> tuple[Block, ...]:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from escbench_inspect.datasets.assembly import SEED_DIR, load_action_space, load_seed
 from escbench_inspect.datasets.errors import DataFileError
+from escbench_inspect.datasets.minimal_pairs import absence_pattern
+from escbench_inspect.datasets.splits import split_problems
 
 
 def seed_problems(seed_dir: Path) -> tuple[int, list[str]]:
@@ -17,17 +19,21 @@ def seed_problems(seed_dir: Path) -> tuple[int, list[str]]:
     paths = sorted(seed_dir.glob("*.yaml"))
     if not paths:
         return 0, [f"{seed_dir}: no seed scenario files (*.yaml) found"]
+    seeds = []
     for path in paths:
         try:
-            load_seed(path)
+            seeds.append(load_seed(path))
         except DataFileError as error:
             problems.append(str(error))
+    if len(seeds) == len(paths):
+        problems += split_problems(seeds)
     return len(paths), problems
 
 
 # Other data files register a zero-argument validator here (name -> callable raising DataFileError).
 EXTRA_VALIDATORS: dict[str, Callable[[], object]] = {
     "action space": load_action_space,
+    "absence vocabulary": absence_pattern,
 }
 
 

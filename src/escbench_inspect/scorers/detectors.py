@@ -114,10 +114,21 @@ class LexiconFile(_Frozen):
     systems: dict[str, str] = Field(
         default_factory=dict, description="Body system -> the published red-flag source it follows."
     )
+    immaterial_items: tuple[str, ...] = Field(
+        default=(),
+        description="Items whose absence is not a missing clinical item (M only; administrative fields).",
+    )
     concepts: tuple[Concept, ...] = Field(min_length=1)
+
+    @field_validator("immaterial_items")
+    @classmethod
+    def _items(cls, cues: tuple[str, ...]) -> tuple[str, ...]:
+        return _cues_compile(cues)
 
     @model_validator(mode="after")
     def _systems_named(self) -> LexiconFile:
+        if self.immaterial_items and self.detector != "missing":
+            raise ValueError("immaterial_items applies to the missing-information lexicon only")
         if self.detector == "high_risk" and not self.systems:
             raise ValueError("the high-risk lexicon must list its body systems and their sources")
         if self.systems:
@@ -336,6 +347,7 @@ class Lexicon:
     value_resolution: regex.Pattern = field(repr=False)
     origins: frozenset[str] = frozenset(ORIGINS)
     attributes: CompiledAttributes | None = field(default=None, repr=False)
+    immaterial: regex.Pattern | None = field(default=None, repr=False)
 
     def restrict(self, origins: Iterable[str]) -> Lexicon:
         """The lexicon without terms/concepts whose origin is not in ``origins`` (held-out views)."""
@@ -364,6 +376,7 @@ class Lexicon:
             self.value_resolution,
             keep,
             self.attributes if ATTRIBUTE_ORIGIN in keep else None,
+            self.immaterial if IMMATERIAL_ORIGIN in keep else None,
         )
 
     def term_sources(self) -> list[dict[str, str | None]]:
@@ -418,12 +431,14 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
     assert isinstance(modifiers, ModifierFile)
     concepts: list[CompiledConcept] = []
     seen: dict[str, Path] = {}
+    immaterial: list[str] = []
     paths = sorted(p for p in directory.glob("*.yaml") if p.name not in ("modifiers.yaml", ATTRIBUTE_FILE))
     if not paths:
         raise DataFileError(directory, ["no lexicon files (*.yaml) found"])
     for path in paths:
         parsed = _validate(LexiconFile, path, read_yaml(path))
         assert isinstance(parsed, LexiconFile)
+        immaterial.extend(parsed.immaterial_items)
         for concept in parsed.concepts:
             if concept.id in seen:
                 raise DataFileError(
@@ -451,6 +466,7 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
         value_rule=_alternation(m.value_rule_words),
         value_resolution=_alternation(m.value_resolution),
         attributes=attributes,
+        immaterial=_alternation(immaterial) if immaterial else None,
     )
 
 
@@ -583,6 +599,14 @@ def _context_reason(
     return None
 
 
+def _immaterial(text: str, start: int, end: int, lexicon: Lexicon) -> bool:
+    """An absence about an administrative field (pharmacy, phone, work note…): not a needed item."""
+    if lexicon.immaterial is None:
+        return False
+    before, _ = _clause(text, start, end, lexicon)
+    return lexicon.immaterial.search(_last_words(before, 10)) is not None
+
+
 def _value_hits(
     compiled: CompiledConcept, text: str, lexicon: Lexicon
 ) -> Iterable[tuple[int, int, str | None]]:
@@ -669,6 +693,8 @@ def detect(text: str, lexicon: Lexicon | None = None) -> Detection:
             hits = [(s, e, r or "context absent") for s, e, r in hits]
         for start, end, reason in hits:
             span = clean[start:end]
+            if reason is None and compiled.detector == "missing" and _immaterial(clean, start, end, lexicon):
+                reason = "immaterial item"
             if reason is None:
                 evidence.append(Evidence(compiled.detector, compiled.concept.id, span, start, end))
             else:
@@ -697,6 +723,7 @@ def detect(text: str, lexicon: Lexicon | None = None) -> Detection:
 
 ATTRIBUTE_FILE = "attributes.yaml"
 ATTRIBUTE_ORIGIN: Origin = "clinical_review"
+IMMATERIAL_ORIGIN: Origin = "corpus_review"  # added after reviewing the minimal-pair corpus
 _MONTHS = {
     m: i + 1
     for i, names in enumerate(
