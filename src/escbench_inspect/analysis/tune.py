@@ -527,6 +527,7 @@ def compare_controllers(rows: list[dict], info: dict, epochs: int) -> list[dict]
                     if common is not None:  # the same test episodes for every source
                         keep = np.isin(test.ids, common)
                         row["test_common"] = metrics(test.subset(keep), actions[keep])
+                        row["test_model_common"] = metrics(test.subset(keep))
                 out.append(row)
     return out
 
