@@ -8,6 +8,7 @@ escbench commands exist.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import shutil
@@ -16,15 +17,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from inspect_ai import eval as inspect_eval
 from inspect_ai import score as inspect_score
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
-from posthoc_helpers import PROVIDERS, RECORDED_GRADER, scripted_grader
+from posthoc_helpers import PROVIDERS, RECORDED_GRADER, relabel, scripted_grader
 
 from escbench._scorers import controller_full
+from escbench_inspect.analysis.controller_scripted import answer_biased_policy
 from escbench_inspect.cli import main
 from escbench_inspect.css.agreement import rejudge, summarize
 from escbench_inspect.css.scorer import css_judge
+from escbench_inspect.testing import last_user_text, scripted_model
 
 pytestmark = pytest.mark.usefixtures("no_credentials")
 
@@ -215,3 +219,39 @@ def test_tune_score_and_report_on_three_providers(
     assert not numbers["skipped"]
     [css_row] = numbers["sections"]["Causal Sensitivity Score (CSS) vs coverage (CMS)"]["rows"]
     assert css_row["model"] == PROVIDERS[1] and css_row["css"] == 0.5
+
+
+def _failing_on_some(messages) -> str:
+    text = last_user_text(messages)
+    if int(hashlib.sha256(text.encode()).hexdigest(), 16) % 4 == 0:
+        raise RuntimeError("provider connection reset")
+    return answer_biased_policy(messages)
+
+
+def test_errored_samples_stay_unscored_and_errored_in_the_report(
+    controller_file: Path, tmp_path: Path
+) -> None:
+    from escbench_inspect.tasks import escalation_task
+
+    [raw] = inspect_eval(
+        escalation_task(split="dev", prompt="uncertainty", classes="triage"),
+        model=scripted_model(_failing_on_some, name="flaky"),
+        log_dir=str(tmp_path / "raw"),
+        display="none",
+        fail_on_error=False,
+    )
+    path = relabel(read_eval_log(raw.location), PROVIDERS[1], tmp_path / "flaky.eval")
+    errored = {str(s.id) for s in read_eval_log(str(path)).samples if s.error is not None}
+    assert 0 < len(errored) < 20
+    assert main(["score", str(path), "--controller", str(controller_file)]) == 0
+    log = read_eval_log(str(path))
+    for sample in log.samples:
+        assert (str(sample.id) in errored) == (sample.error is not None)
+        assert (str(sample.id) in errored) == (not sample.scores or "controller_full" not in sample.scores)
+    reports = tmp_path / "reports"
+    assert main(["report", str(path), "--out", str(reports), "--split", "dev", "--bootstrap", "10"]) == 0
+    counts = json.loads((reports / "report.json").read_text())["counts"]
+    # every controller row counts the errored episodes as errored, like the model's own row
+    assert {row["controller"]: row["errored"] for row in counts} == {
+        name: len(errored) for name in ("model", "full", "workflow_only", "confidence_only")
+    }

@@ -65,7 +65,8 @@ def score_log(
     """``log`` with ``scorers`` applied (append), never resolving the evaluated model or recorded roles.
 
     The evaluated model stays named in the header and in each ``TaskState.model``; only
-    ``model_roles`` (e.g. ``{"grader": …}``) are resolved.
+    ``model_roles`` (e.g. ``{"grader": …}``) are resolved. Errored samples are left unscored, as
+    in the run itself (Inspect's ``score`` would score them from their partial output).
     """
     from inspect_ai import score
     from inspect_ai.model import get_model
@@ -73,6 +74,7 @@ def score_log(
     recorded_roles = log.eval.model_roles
     unresolved = log.model_copy(deep=False)
     unresolved.eval = log.eval.model_copy(update={"model_roles": None})
+    unresolved.samples = [sample for sample in log.samples or [] if sample.error is None]
     rescored = score(
         unresolved,
         list(scorers),
@@ -81,6 +83,8 @@ def score_log(
         action="append",
         display="none",
     )
+    scored = {(sample.id, sample.epoch): sample for sample in rescored.samples or []}
+    rescored.samples = [scored.get((sample.id, sample.epoch), sample) for sample in log.samples or []]
     rescored.eval.model_roles = recorded_roles
     return rescored
 
