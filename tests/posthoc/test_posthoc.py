@@ -190,6 +190,9 @@ def test_rejudge_cli_records_an_unusable_grader_reply_as_unscored(
         assert sample.scores["css_judge"].value["css"] == 1.0
     summary = summarize(log)
     assert summary.n_css == 0 and summary.css_unscored == len(log.samples)
+    assert main(["css", "report", str(source), str(out), "--out", str(tmp_path / "rep")]) == 0
+    rows = json.loads((tmp_path / "rep" / "css_report.json").read_text())["rows"]
+    assert [row["css_rank"] for row in rows] == [1, None]  # an unscored log is not ranked first
 
 
 def test_tune_score_and_report_on_three_providers(

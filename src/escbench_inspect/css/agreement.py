@@ -122,9 +122,9 @@ def summarize(log: Any) -> ModelSummary:
     )
 
 
-def ranks(values: Sequence[float]) -> list[int]:
-    """1 = best (highest); ties share the better rank."""
-    return [1 + sum(1 for other in values if other > v) for v in values]
+def ranks(values: Sequence[float]) -> list[int | None]:
+    """1 = best (highest); ties share the better rank; an unscored (NaN) value gets no rank."""
+    return [None if math.isnan(v) else 1 + sum(1 for other in values if other > v) for v in values]
 
 
 def read_human_ratings(path: Path | str) -> dict[str, list[float]]:
