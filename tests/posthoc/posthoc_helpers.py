@@ -2,7 +2,7 @@
 
 The evaluated outputs come from Inspect's ``mockllm`` (scripted, no network); the log header is then
 relabelled to the provider a user's log would name — the same ``eval.model`` (and base URL for the
-local server) that ``inspect eval --model …`` records, which is all ``inspect score`` resolves.
+server) that ``inspect eval --model …`` records, which is all ``inspect score`` resolves.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ LOCAL = "openai-api/llamacpp/qwen2.5-coder-0.5b-instruct"
 OPENAI = "openai/gpt-4o-mini"
 ANTHROPIC = "anthropic/claude-sonnet-4-5"
 PROVIDERS = (LOCAL, OPENAI, ANTHROPIC)
-BASE_URLS = {LOCAL: "http://127.0.0.1:8080/v1"}  # what `escbench local run` records
+# a base URL in the header, as `inspect eval --model-base-url` records (`escbench local run` sets
+# LLAMACPP_BASE_URL instead, so its logs record none): either way nothing here may resolve it
+BASE_URLS = {LOCAL: "http://127.0.0.1:8080/v1"}
 # the grader recorded in each CSS log: another provider, so it cannot be resolved here either
 RECORDED_GRADER = {LOCAL: OPENAI, OPENAI: ANTHROPIC, ANTHROPIC: OPENAI}
 CSS_CASES = ["nsclc-001", "colorectal-001", "melanoma-001"]
