@@ -12,6 +12,7 @@ import argparse
 import json
 import math
 import statistics
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -20,10 +21,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="css_command", required=True, metavar="ACTION")
     counts = sub.add_parser("counts", help="Cases, tuples per intervention, exclusions, lengths.")
     counts.add_argument("--chart-length", default="short")
-    rejudge = sub.add_parser("rejudge", help="Re-score a log with another grader.")
+    rejudge = sub.add_parser(
+        "rejudge",
+        help="Re-judge a log with another grader; needs only the grader's credentials.",
+    )
     rejudge.add_argument("log")
     rejudge.add_argument("--grader", required=True, help="provider/model for the grader role")
-    rejudge.add_argument("--out", help="output log path (default: next to the input)")
+    rejudge.add_argument(
+        "--out",
+        help="output log (default: <input stem>.rejudged-<grader>.eval next to the input, "
+        "which is not modified); it keeps the old judge's scores beside the new ones",
+    )
     rejudge.add_argument("--allow-self-judge", action="store_true")
     rejudge.add_argument("--no-cms", action="store_true", help="re-judge CSS only")
     agreement = sub.add_parser("agreement", help="Kappa between judges, rho of model rankings.")
@@ -67,10 +75,19 @@ def run_counts(args: argparse.Namespace) -> int:
 
 
 def run_rejudge(args: argparse.Namespace) -> int:
-    from escbench_inspect.css.agreement import rejudge
+    from inspect_ai.log import read_eval_log
 
+    from escbench_inspect.css.agreement import CMS_SCORER, CSS_SCORER, latest_judge, rejudge
+
+    started = time.perf_counter()
     target = rejudge(args.log, args.grader, args.out, args.allow_self_judge, cms=not args.no_cms)
-    print(f"re-judged log written to {target}")
+    log = read_eval_log(str(target))
+    added = [latest_judge(log, CSS_SCORER)] + ([] if args.no_cms else [latest_judge(log, CMS_SCORER)])
+    print(
+        f"re-judged log written to {target}: added {', '.join(added)} by {args.grader} "
+        f"({len(log.samples or [])} samples, model {log.eval.model} not called) "
+        f"in {time.perf_counter() - started:.2f} s"
+    )
     return 0
 
 
