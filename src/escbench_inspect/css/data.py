@@ -22,7 +22,9 @@ from escbench_inspect.css.schema import (
     ConsensusRule,
     Intervention,
     Regimen,
+    StagingTable,
 )
+from escbench_inspect.css.staging import main_n
 from escbench_inspect.datasets.errors import DataFileError, read_yaml, validated
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -38,6 +40,7 @@ class CssData:
     catalog: Catalog
     background: Background
     catalog_raw: Any
+    staging: dict[str, StagingTable]
 
 
 def _entries(raw: Any, path: Path, model: type[BaseModel]) -> dict[str, Any]:
@@ -113,6 +116,7 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
 
     background_path = root / "background.yaml"
     background = validated(Background, read_yaml(background_path), background_path)
+    staging = _load_staging(root / "staging.yaml", cancers)
     return CssData(
         cancers=cancers,
         regimens=regimens,
@@ -120,7 +124,28 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
         catalog=catalog,
         background=background,
         catalog_raw=catalog_raw,
+        staging=staging,
     )
+
+
+def _load_staging(path: Path, cancers: dict[str, CancerSpec]) -> dict[str, StagingTable]:
+    """The AJCC tables, one per cancer; every stage preset of cancers.yaml must resolve in them."""
+    staging = _entries(read_yaml(path), path, StagingTable)
+    missing = sorted(set(cancers) - set(staging))
+    if missing:
+        raise DataFileError(path, [f"no staging table for cancer(s) {missing}"])
+    for cancer, spec in cancers.items():
+        table = staging[cancer]
+        t_known = {c.t for c in table.t.categories}
+        for i, preset in enumerate(spec.stages):
+            n_known = {main_n(r.n) for r in table.n.clinical} & {main_n(r.n) for r in table.n.pathologic}
+            if preset.t not in t_known or main_n(preset.n) not in n_known:
+                raise DataFileError(
+                    path,
+                    [f"cancers.yaml {cancer}.stages[{i}] ({preset.t} {preset.n}) is not in this table"],
+                    entry=cancer,
+                )
+    return staging
 
 
 @lru_cache(maxsize=1)

@@ -90,6 +90,88 @@ class Case(_Frozen):
         return "on_treatment" if met[-1].status == "ongoing" else "progressed"
 
 
+# --------------------------------------------------------------------------- staging tables (AJCC 8)
+
+
+class TCategory(_Frozen):
+    """One T category: a size/Breslow interval ``(above, up_to]`` or a named depth of invasion."""
+
+    t: NonEmpty
+    above: float | None = Field(default=None, ge=0)
+    up_to: float | None = Field(default=None, gt=0)
+    depth: Ident | None = None
+    text: NonEmpty | None = None
+    ulceration: bool | None = None
+
+
+class TRules(_Frozen):
+    basis: Literal["size_cm", "depth", "breslow"]
+    categories: list[TCategory] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _basis_fields(self) -> TRules:
+        for cat in self.categories:
+            if self.basis == "depth" and (cat.depth is None or cat.text is None):
+                raise ValueError(f"T category {cat.t}: basis 'depth' needs 'depth' and 'text'")
+            if self.basis != "depth" and cat.above is None:
+                raise ValueError(f"T category {cat.t}: basis '{self.basis}' needs 'above'")
+            if self.basis == "breslow" and cat.ulceration is None:
+                raise ValueError(f"T category {cat.t}: basis 'breslow' needs 'ulceration'")
+            if cat.above is not None and cat.up_to is not None and cat.up_to <= cat.above:
+                raise ValueError(f"T category {cat.t}: up_to must exceed above")
+        return self
+
+
+class NRule(_Frozen):
+    """An N category: ``min``-``max`` involved regional nodes (and, for NSCLC, the highest station)."""
+
+    n: NonEmpty
+    min: int = Field(ge=0)
+    max: int | None = Field(default=None, ge=0)
+    station: Ident | None = None
+
+
+class NRules(_Frozen):
+    clinical: list[NRule] = Field(min_length=1)
+    pathologic: list[NRule] = Field(min_length=1)
+
+
+class StageGroupRow(_Frozen):
+    group: NonEmpty
+    t: list[NonEmpty] = Field(min_length=1)
+    n: list[NonEmpty] = Field(min_length=1)
+
+
+class StageGroups(_Frozen):
+    clinical: list[StageGroupRow] = Field(min_length=1)
+    pathologic: list[StageGroupRow] = Field(min_length=1)
+
+
+class StagingTable(_Frozen):
+    """AJCC 8th-edition T, N and stage-group rules of one cancer (``data/staging.yaml``)."""
+
+    chapter: NonEmpty
+    t: TRules
+    n: NRules
+    groups: StageGroups
+
+    @model_validator(mode="after")
+    def _groups_reference_known_categories(self) -> StagingTable:
+        t_known = {c.t for c in self.t.categories}
+        for basis in ("clinical", "pathologic"):
+            n_known = {r.n for r in getattr(self.n, basis)}
+            seen: set[tuple[str, str]] = set()
+            for row in getattr(self.groups, basis):
+                bad = sorted((set(row.t) - t_known) | (set(row.n) - n_known))
+                if bad:
+                    raise ValueError(f"groups.{basis} row {row.group}: unknown categories {bad}")
+                pairs = {(t, n) for t in row.t for n in row.n}
+                if pairs & seen:
+                    raise ValueError(f"groups.{basis}: {sorted(pairs & seen)} listed twice")
+                seen |= pairs
+        return self
+
+
 # --------------------------------------------------------------------------- data files
 
 
@@ -154,6 +236,8 @@ class CancerSpec(_Frozen):
     tumor_markers: list[TumorMarker] = Field(min_length=1)
     biomarkers: dict[Ident, BiomarkerSpec] = Field(min_length=1)
     profiles: list[Profile] = Field(min_length=1)
+    # histology group -> biomarker -> states that do not occur in that histology (e.g. EGFR in squamous)
+    histology_incompatible: dict[Ident, dict[Ident, list[Ident]]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _profiles_known(self) -> CancerSpec:
@@ -180,6 +264,8 @@ class Regimen(_Frozen):
     cycle_days: int = Field(ge=7, le=42)
     classes: list[Ident] = Field(min_length=1)
     requires: dict[Ident, list[Ident]] = Field(default_factory=dict)
+    # biomarker states for which the regimen is not a fit first choice (e.g. ET + CDK4/6i when HER2+)
+    contraindicated: dict[Ident, list[Ident]] = Field(default_factory=dict)
 
 
 class ConsensusItem(_Frozen):
