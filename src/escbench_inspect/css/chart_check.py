@@ -20,7 +20,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from escbench_inspect.css.coherence import EXCLUSIVE_DRIVERS
+from escbench_inspect.css.coherence import EXCLUSIVE_DRIVERS, MAX_DAYS_PROGRESSION_TO_DISCONTINUATION
 from escbench_inspect.css.data import CssData, packaged_data
 from escbench_inspect.css.schema import CancerSpec, StagingTable
 from escbench_inspect.css.staging import (
@@ -31,9 +31,6 @@ from escbench_inspect.css.staging import (
     t_from_breslow,
     t_from_size,
 )
-
-# Tumor-board practice: the regimen is stopped within 4 weeks of the scan that shows progression.
-MAX_DAYS_PROGRESSION_TO_DISCONTINUATION = 28
 
 _DATE = r"\d{4}-\d{2}-\d{2}"
 _DATE_RE = re.compile(_DATE)
@@ -83,7 +80,7 @@ class _Stated:
     t: str
     n: str
     m: str | None
-    t_basis: str
+    basis: str  # c | p, from the N prefix
     label: str | None  # "clinical" | "pathologic" | None
     group: str | None
     text: str
@@ -133,29 +130,33 @@ class ChartChecker:
         for name, text in sections.items():
             for m in _STAGE_RE.finditer(text):
                 group = m.group(8) or m.group(9)
+                # the N prefix carries the basis (melanoma states pT from the biopsy in clinical staging)
                 out.append(
                     _Stated(
-                        name, m.group(2), m.group(4), f"M{m.group(6)}", m.group(1), m.group(7), group, m[0]
+                        name, m.group(2), m.group(4), f"M{m.group(6)}", m.group(3), m.group(7), group, m[0]
                     )
                 )
             for m in _PATH_STAGE_RE.finditer(text):
                 out.append(_Stated(name, m.group(1), m.group(2), None, "p", "pathologic", None, m[0]))
         return out
 
-    def biomarker_states(self, sections: dict[str, str]) -> dict[str, str | None]:
-        """Biomarker -> state read from the molecular (or pathology) section; None = stated absent."""
+    def biomarker_states(self, sections: dict[str, str], rebiopsy: bool = True) -> dict[str, str | None]:
+        """Biomarker -> state read from the molecular and pathology sections (None = stated absent):
+        the current results (a re-biopsy's where there is one) or, ``rebiopsy=False``, the diagnostic."""
         states: dict[str, str | None] = {}
         text = sections.get("molecular", "") + "\n" + sections.get("pathology", "")
         for name, marker in self.spec.biomarkers.items():
-            for line in text.splitlines():
-                if not (line.startswith(f"- {marker.display}:") or line.startswith(f"{marker.display} (")):
-                    continue
-                if "no result in the available record" in line or "not reported on this specimen" in line:
-                    states.setdefault(name, None)
-                    continue
-                for state, spec in marker.states.items():
-                    if spec.detail in line:
-                        states[name] = state
+            prefixes = [f"- {marker.display}:", f"{marker.display} ("]
+            if rebiopsy:
+                prefixes.insert(0, f"- {marker.display} (re-biopsy):")
+            for prefix in prefixes:
+                found = [line for line in text.splitlines() if line.startswith(prefix)]
+                for line in found:
+                    if "no result in the available record" in line or "not reported on this specimen" in line:
+                        states.setdefault(name, None)
+                    for state, spec in marker.states.items():
+                        if spec.detail in line:
+                            states.setdefault(name, state)
         return states
 
     def histology_group(self, sections: dict[str, str]) -> str | None:
@@ -259,8 +260,8 @@ class ChartChecker:
                 problems.append(ChartViolation("n_contradicts_node_count", section, f"{evidence}: {error}"))
                 continue
             for st in stated:
-                matches_basis = (st.t_basis == "p") == (basis == "pathologic")
-                if basis == "pathologic" and st.t_basis == "p" and not _compatible(st.n, expected):
+                matches_basis = (st.basis == "p") == (basis == "pathologic")
+                if basis == "pathologic" and st.basis == "p" and not _compatible(st.n, expected):
                     problems.append(
                         ChartViolation(
                             "n_contradicts_node_count", st.section, f"{st.text} vs {evidence} -> p{expected}"
@@ -276,7 +277,7 @@ class ChartChecker:
         for st in stated:
             if st.group is None or st.m is None:
                 continue
-            basis = "pathologic" if st.t_basis == "p" else "clinical"
+            basis = "pathologic" if st.basis == "p" else "clinical"
             if st.label is not None and st.label != basis:
                 problems.append(
                     ChartViolation("stage_group_contradicts_ajcc", st.section, f"{st.text}: {st.label} label")
@@ -301,7 +302,7 @@ class ChartChecker:
         for attr in ("t", "n", "m"):
             values = {getattr(st, attr) for st in stated if getattr(st, attr)}
             if attr == "n" and resected:
-                values = {st.n for st in stated if st.t_basis == "p"}
+                values = {st.n for st in stated if st.basis == "p"}
             if len({main_n(v) if attr == "n" else v for v in values}) > 1 or (
                 attr != "n" and len(values) > 1
             ):
@@ -413,6 +414,8 @@ class ChartChecker:
             reported = {name for name in names if states.get(name) is not None}
             if reported and len(reported) < len(names) and all(name in states for name in names):
                 problems.append(ChartViolation("panel_partially_reported", "molecular", f"{sorted(names)}"))
+        # a regimen is judged on the results it was chosen on (the diagnostic biopsy's)
+        states = self.biomarker_states(sections, rebiopsy=False)
         history = sections.get("treatment_history", "") + "\n" + sections.get("medications", "")
         for regimen in self.data.regimens.values():
             if regimen.name not in history:

@@ -64,14 +64,15 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
         for name, marker in spec.biomarkers.items():
             biomarker_states.setdefault(name, set()).update(marker.states)
     for rid, regimen in regimens.items():
-        for name, states in regimen.requires.items():
-            bad = sorted(set(states) - biomarker_states.get(name, set()))
-            if name not in biomarker_states or bad:
-                raise DataFileError(
-                    regimens_path,
-                    [f"field 'requires.{name}': unknown biomarker or state(s) {bad or name}"],
-                    entry=rid,
-                )
+        for field_name in ("requires", "contraindicated"):
+            for name, states in getattr(regimen, field_name).items():
+                bad = sorted(set(states) - biomarker_states.get(name, set()))
+                if name not in biomarker_states or bad:
+                    raise DataFileError(
+                        regimens_path,
+                        [f"field '{field_name}.{name}': unknown biomarker or state(s) {bad or name}"],
+                        entry=rid,
+                    )
     known_facts = set(BASE_FACTS) | set(biomarker_states)
 
     consensus_path = root / "consensus.yaml"
@@ -94,6 +95,7 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
     if len(set(ids)) != len(ids):
         raise DataFileError(consensus_path, ["duplicate rule ids"])
 
+    consensus_tags = {tag for rule in rules for item in rule.items for tag in item.tags}
     catalog_path = root / "catalog.yaml"
     catalog_raw = read_yaml(catalog_path)
     if not isinstance(catalog_raw, dict):
@@ -105,6 +107,10 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
         for cancer, marker in iv.change.targets.items():
             if cancer not in cancers or marker not in cancers[cancer].biomarkers:
                 problems.append(f"field 'change.targets.{cancer}': '{marker}' is not a biomarker of {cancer}")
+        signed = iv.reflected_by if isinstance(iv.reflected_by, list) else sum(iv.reflected_by.values(), [])
+        unknown_tags = sorted({tag[1:] for tag in signed} - consensus_tags)
+        if unknown_tags:
+            problems.append(f"field 'reflected_by': tag(s) {unknown_tags} are on no consensus.yaml item")
         for marker, mapping in iv.change.map.items():
             for old, new in mapping.items():
                 bad = {old, new} - biomarker_states.get(marker, set())

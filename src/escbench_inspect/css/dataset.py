@@ -18,13 +18,15 @@ from typing import TYPE_CHECKING, Any
 from escbench_inspect.css.catalog import (
     MutationError,
     applies,
+    direction_in_reference,
     expected_direction,
     interventions,
     mutate,
 )
+from escbench_inspect.css.chart_check import chart_violations
 from escbench_inspect.css.coherence import coherence_problems
 from escbench_inspect.css.consensus import consensus_items
-from escbench_inspect.css.data import packaged_data
+from escbench_inspect.css.data import CssData, packaged_data
 from escbench_inspect.css.generator import corpus
 from escbench_inspect.css.render import CHART_LENGTHS, ChartRenderer, render_sections
 from escbench_inspect.css.schema import Case
@@ -170,19 +172,23 @@ def change_summary(baseline: Case, mutated: Case) -> str:
             old_label = spec.states[old].label if old else "no result in the chart"
             new_label = spec.states[new].label if new else "no result in the chart"
             parts.append(f"{spec.display}: {old_label} -> {new_label}")
-    if (baseline.t, baseline.n, baseline.m, baseline.metastatic_sites, baseline.surgery) != (
-        mutated.t,
-        mutated.n,
-        mutated.m,
-        mutated.metastatic_sites,
-        mutated.surgery,
-    ):
+    if before.stage_text() != after.stage_text():
         parts.append(f"stage: {before.stage_text()} -> {after.stage_text()}")
     if baseline.surgery != mutated.surgery:
         parts.append(f"surgery: {before.surgery_status()} -> {after.surgery_status()}")
     if baseline.lines != mutated.lines:
         parts.append(f"systemic therapy: {before.treatment_status()} -> {after.treatment_status()}")
     return "; ".join(parts)
+
+
+def chart_text_problem(baseline: Case, mutated: Case, data: CssData) -> str | None:
+    """First text-level violation of either arm at any chart length, as ``chart:<reason>``."""
+    for length in CHART_LENGTHS:
+        for case in (baseline, mutated):
+            violations = chart_violations(render_sections(case, length, data), case.cancer, data)
+            if violations:
+                return f"chart:{violations[0].reason}"
+    return None
 
 
 @lru_cache(maxsize=1)
@@ -211,6 +217,15 @@ def _all_plans() -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...
             if base_ids == new_ids:
                 excluded.append((case.case_id, iv.id, "semantic_no_op"))
                 continue
+            added = tuple(i for i in new_items if i.id not in base_ids)
+            removed = tuple(i for i in base_items if i.id not in new_ids)
+            if not direction_in_reference(iv, case, mutated, added, removed):
+                excluded.append((case.case_id, iv.id, "direction_not_in_reference"))
+                continue
+            text_problem = chart_text_problem(case, mutated, data)
+            if text_problem:
+                excluded.append((case.case_id, iv.id, text_problem))
+                continue
             plans.append(
                 TuplePlan(
                     case_id=case.case_id,
@@ -221,8 +236,8 @@ def _all_plans() -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...
                     expected_direction=expected_direction(iv, case, mutated),
                     change_summary=change_summary(case, mutated),
                     consensus_baseline=tuple(item.model_dump() for item in base_items),
-                    consensus_added=tuple(i.text for i in new_items if i.id not in base_ids),
-                    consensus_removed=tuple(i.text for i in base_items if i.id not in new_ids),
+                    consensus_added=tuple(i.text for i in added),
+                    consensus_removed=tuple(i.text for i in removed),
                 )
             )
     return tuple(plans), tuple(excluded)

@@ -36,6 +36,22 @@ class Surgery(_Frozen):
     nodes_positive: int = Field(ge=0)
 
 
+class PrimaryTumor(_Frozen):
+    """Measurements of the primary that the T category is computed from (``staging.yaml``)."""
+
+    size_cm: float = Field(gt=0, lt=30)
+    depth: Ident | None = None  # deepest layer invaded (colon, stomach)
+    breslow_mm: float | None = Field(default=None, gt=0)  # melanoma
+    ulceration: bool | None = None  # melanoma
+
+
+class RegionalNodes(_Frozen):
+    """Involved regional lymph nodes (the N category is computed from them, ``staging.yaml``)."""
+
+    involved: int = Field(ge=0)
+    station: Ident | None = None  # highest involved station where N is by station (NSCLC)
+
+
 class TreatmentLine(_Frozen):
     """One line of systemic therapy."""
 
@@ -47,6 +63,19 @@ class TreatmentLine(_Frozen):
     status: Literal["ongoing", "progressed", "completed"]
     best_response: Literal["complete response", "partial response", "stable disease", "progressive disease"]
     end: dt.date | None = None
+    progression_scan: dt.date | None = None  # the restaging scan that showed progression (before ``end``)
+
+
+class Rebiopsy(_Frozen):
+    """Biopsy of a metastasis at progression whose receptor result differs from the diagnostic one.
+
+    ``Case.biomarkers`` holds the current (re-biopsy) results; ``diagnostic`` the diagnostic-biopsy
+    results that differ, which were the basis of the regimens chosen before ``date``.
+    """
+
+    date: dt.date
+    site: NonEmpty
+    diagnostic: dict[Ident, Ident] = Field(min_length=1)
 
 
 class Case(_Frozen):
@@ -61,13 +90,14 @@ class Case(_Frozen):
     age: int = Field(ge=18, le=100)
     sex: Literal["female", "male"]
     diagnosis_date: dt.date
-    t: NonEmpty
-    n: NonEmpty
+    primary: PrimaryTumor
+    nodes: RegionalNodes
     m: Literal["M0", "M1"]
     metastatic_sites: tuple[str, ...] = ()
     biomarkers: dict[str, str | None]
     surgery: Surgery | None = None
     lines: tuple[TreatmentLine, ...] = ()
+    rebiopsy: Rebiopsy | None = None
     ecog: int = Field(ge=0, le=4)
     comorbidities: tuple[Ident, ...] = ()
     allergy: int = Field(ge=0)
@@ -80,6 +110,12 @@ class Case(_Frozen):
     @property
     def setting(self) -> str:
         return "metastatic" if self.m == "M1" else "early"
+
+    def biomarker_on(self, name: str, date: dt.date) -> str | None:
+        """The result of ``name`` that was known on ``date`` (diagnostic result before a re-biopsy)."""
+        if self.rebiopsy is not None and date < self.rebiopsy.date and name in self.rebiopsy.diagnostic:
+            return self.rebiopsy.diagnostic[name]
+        return self.biomarkers.get(name)
 
     @property
     def status(self) -> str:
@@ -151,6 +187,7 @@ class StagingTable(_Frozen):
     """AJCC 8th-edition T, N and stage-group rules of one cancer (``data/staging.yaml``)."""
 
     chapter: NonEmpty
+    clinical_t_prefix: Literal["c", "p"] = "c"  # melanoma: pT from the excisional biopsy (microstaging)
     t: TRules
     n: NRules
     groups: StageGroups
@@ -198,9 +235,20 @@ class Site(_Frozen):
 
 
 class StagePreset(_Frozen):
+    """A target T category and main N category (N0-N3); the measurements are drawn to match."""
+
     t: NonEmpty
-    n: NonEmpty
-    group: NonEmpty
+    n: Annotated[str, StringConstraints(pattern=r"^N[0-3]$")]
+
+
+class NodalText(_Frozen):
+    """How a cancer's charts describe regional nodes: imaging wording and nodal biopsy findings."""
+
+    imaging_none: NonEmpty
+    imaging_involved: NonEmpty  # may use {nodes} ("lymph node"/"lymph nodes")
+    biopsy: dict[Annotated[str, StringConstraints(pattern=r"^N[0-3]$")], NonEmpty] = Field(
+        default_factory=dict
+    )
 
 
 class SurgerySpec(_Frozen):
@@ -230,6 +278,12 @@ class CancerSpec(_Frozen):
     metastatic_sites: list[NonEmpty] = Field(min_length=1)
     biopsy: NonEmpty
     surgery: SurgerySpec
+    nodal_text: NodalText
+    microscopic: NonEmpty
+    size_cm: tuple[float, float] = (2.0, 6.0)  # primary size range when T is not by size
+    imaging_shows_primary: bool = True
+    unresected_status: NonEmpty = "primary tumor in situ (no resection performed)"
+    no_surgery_note: NonEmpty = "No cancer-directed surgery has been performed."
     local_imaging: NonEmpty
     staging_imaging: NonEmpty
     presentations: list[NonEmpty] = Field(min_length=1)
@@ -249,14 +303,6 @@ class CancerSpec(_Frozen):
                     raise ValueError(f"profiles[{i}].biomarkers.{name}: unknown state '{state}'")
         return self
 
-    def stage_group(self, t: str, n: str, m: str) -> str:
-        if m == "M1":
-            return "IV"
-        for preset in self.stages:
-            if preset.t == t and preset.n == n:
-                return preset.group
-        raise KeyError(f"no stage group for {t}{n}{m}")
-
 
 class Regimen(_Frozen):
     name: NonEmpty
@@ -272,6 +318,7 @@ class ConsensusItem(_Frozen):
     id: Ident
     text: NonEmpty
     weight: int = Field(ge=1, le=3)
+    tags: list[Ident] = Field(default_factory=list)
 
 
 class ConsensusRule(_Frozen):
@@ -314,6 +361,9 @@ class Change(_Frozen):
         return self
 
 
+SignedTag = Annotated[str, StringConstraints(pattern=r"^[+-][a-z][a-z0-9_]*$")]
+
+
 class Intervention(_Frozen):
     id: Annotated[str, StringConstraints(pattern=r"^[A-E][0-9]_[a-z0-9_]+$")]
     family: Family
@@ -321,6 +371,15 @@ class Intervention(_Frozen):
     applies_if: dict[str, Any]
     change: Change
     expected_direction: NonEmpty | dict[Ident, NonEmpty]
+    # consensus-change tags that show the direction ("+tag" added item, "-tag" removed item; any of)
+    reflected_by: list[SignedTag] | dict[Ident, list[SignedTag]]
+    # what happens when the change makes a regimen already in the chart unfit for the new profile
+    regimen_conflict: Literal["exclude", "rebiopsy_at_progression"] | None = None
+
+    def reflected_by_for(self, new_state: str | None) -> list[str]:
+        if isinstance(self.reflected_by, list):
+            return self.reflected_by
+        return self.reflected_by.get(new_state or "", [])
 
     @model_validator(mode="after")
     def _family_prefix(self) -> Intervention:
@@ -331,6 +390,14 @@ class Intervention(_Frozen):
             missing = sorted(targets - set(self.expected_direction))
             if missing:
                 raise ValueError(f"expected_direction lacks the new state(s) {missing}")
+        if isinstance(self.expected_direction, dict) != isinstance(self.reflected_by, dict) or (
+            isinstance(self.reflected_by, dict) and set(self.reflected_by) != set(self.expected_direction)  # type: ignore[arg-type]
+        ):
+            raise ValueError("reflected_by must have the same shape (and new states) as expected_direction")
+        if self.change.op in ("set_biomarker", "delete_biomarker") and self.regimen_conflict is None:
+            raise ValueError(
+                f"op '{self.change.op}' needs 'regimen_conflict' (what happens to an unfit regimen)"
+            )
         return self
 
 

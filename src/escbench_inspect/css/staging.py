@@ -7,9 +7,13 @@ ulceration, a count and station of involved nodes), never written independently.
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
-from escbench_inspect.css.schema import StagingTable
+from escbench_inspect.css.schema import Case, PrimaryTumor, StagingTable
+
+if TYPE_CHECKING:
+    from escbench_inspect.css.data import CssData
 
 Basis = Literal["clinical", "pathologic"]
 
@@ -70,3 +74,36 @@ def stage_group(table: StagingTable, basis: Basis, t: str, n: str, m: str) -> st
 def main_n(n: str) -> str:
     """N0/N1/N2/N3 without the subcategory letter (what the consensus rules condition on)."""
     return n[:2]
+
+
+@dataclass(frozen=True)
+class Tnm:
+    """The computed stage of a case: categories, basis (clinical/pathologic) and stage group."""
+
+    t: str
+    n: str
+    m: str
+    basis: Basis
+    group: str
+
+
+def t_of(table: StagingTable, primary: PrimaryTumor) -> str:
+    basis = table.t.basis
+    if basis == "size_cm":
+        return t_from_size(table, primary.size_cm)
+    if basis == "depth":
+        if primary.depth is None:
+            raise StagingError("T by depth of invasion needs primary.depth")
+        return t_from_depth(table, primary.depth)
+    if primary.breslow_mm is None or primary.ulceration is None:
+        raise StagingError("T by Breslow thickness needs primary.breslow_mm and primary.ulceration")
+    return t_from_breslow(table, primary.breslow_mm, primary.ulceration)
+
+
+def case_tnm(case: Case, data: CssData) -> Tnm:
+    """T, N, M and stage group of ``case``: pathologic after a resection, clinical before."""
+    table = data.staging[case.cancer]
+    basis: Basis = "pathologic" if case.surgery is not None else "clinical"
+    t = t_of(table, case.primary)
+    n = n_category(table, basis, case.nodes.involved, case.nodes.station)
+    return Tnm(t, n, case.m, basis, stage_group(table, basis, t, n, case.m))
