@@ -181,24 +181,29 @@ def change_summary(baseline: Case, mutated: Case) -> str:
     return "; ".join(parts)
 
 
-def chart_text_problem(baseline: Case, mutated: Case, data: CssData) -> str | None:
-    """First text-level violation of either arm at any chart length, as ``chart:<reason>``."""
+def chart_text_problem(case: Case, data: CssData) -> str | None:
+    """First text-level violation of ``case``'s chart at any chart length, as ``chart:<reason>``."""
     for length in CHART_LENGTHS:
-        for case in (baseline, mutated):
-            violations = chart_violations(render_sections(case, length, data), case.cancer, data)
-            if violations:
-                return f"chart:{violations[0].reason}"
+        violations = chart_violations(render_sections(case, length, data), case.cancer, data)
+        if violations:
+            return f"chart:{violations[0].reason}"
     return None
 
 
-@lru_cache(maxsize=1)
-def _all_plans() -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...]]:
-    """Every (case, intervention) outcome over the whole corpus: plans and exclusions."""
-    data = packaged_data()
+def build_plans(
+    cases: Sequence[Case], data: CssData
+) -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...]]:
+    """Every (case, intervention) outcome: emitted plans and (case_id, intervention_id, reason).
+
+    A tuple is emitted only if the mutation applies, the mutated case is coherent, the consensus
+    changes, the change reflects the pre-registered direction, and both arms' charts pass the
+    text-level validator at every chart length.
+    """
     plans: list[TuplePlan] = []
     excluded: list[tuple[str, str, str]] = []
-    for case in corpus():
+    for case in cases:
         base_items = consensus_items(case, data)
+        base_text_problem = chart_text_problem(case, data)
         for iv in data.catalog.interventions:
             if not applies(iv, case, data):
                 continue
@@ -222,7 +227,7 @@ def _all_plans() -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...
             if not direction_in_reference(iv, case, mutated, added, removed):
                 excluded.append((case.case_id, iv.id, "direction_not_in_reference"))
                 continue
-            text_problem = chart_text_problem(case, mutated, data)
+            text_problem = base_text_problem or chart_text_problem(mutated, data)
             if text_problem:
                 excluded.append((case.case_id, iv.id, text_problem))
                 continue
@@ -241,6 +246,12 @@ def _all_plans() -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...
                 )
             )
     return tuple(plans), tuple(excluded)
+
+
+@lru_cache(maxsize=1)
+def _all_plans() -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...]]:
+    """Every (case, intervention) outcome over the packaged corpus (built once per process)."""
+    return build_plans(corpus(), packaged_data())
 
 
 def plan_tuples(selection: Selection) -> tuple[list[TuplePlan], Counter]:
