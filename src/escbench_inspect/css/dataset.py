@@ -323,6 +323,24 @@ def css_tuples(
         )
 
 
+def text_audit(selection: Selection, lengths: Sequence[str] = tuple(CHART_LENGTHS)) -> dict[str, Counter]:
+    """Text-level violations (by reason) in the emitted tuples' charts, both arms, per chart length.
+
+    Emitted tuples passed the validator when the dataset was built, so every count is expected to be
+    zero; ``escbench css audit`` prints this as the evidence.
+    """
+    plans, _ = plan_tuples(selection)
+    found: dict[str, Counter] = {}
+    for length in lengths:
+        counts: Counter = Counter()
+        for plan in plans:
+            for arm in (None, plan.intervention_id):
+                sections = dict(_sections_cached(plan.case_id, arm, length))
+                counts.update({v.reason for v in chart_violations(sections, plan.cancer)})
+        found[length] = counts
+    return found
+
+
 def sample_metadata(plan: TuplePlan, chart_length: str) -> dict[str, Any]:
     return {
         "case_id": plan.case_id,
