@@ -317,6 +317,11 @@ def test_excluded_tuples_are_counted_and_never_emitted() -> None:
             assert (mutated.biomarkers["ras"] is None) == (mutated.biomarkers["braf"] is None)
 
 
+def test_building_the_tuples_twice_is_identical() -> None:
+    cases = corpus()[:15]
+    assert build_plans(cases, packaged_data()) == build_plans(cases, packaged_data())
+
+
 def test_keeps_coverage() -> None:
     plans, _ = _all_plans()
     assert len({p.case_id for p in plans}) >= 224

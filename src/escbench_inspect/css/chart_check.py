@@ -40,6 +40,7 @@ _STAGE_RE = re.compile(
     r"(?:,? \(?(clinical|pathologic) stage ([IV]+[A-D]?[0-9]?)\)?|, stage ([IV]+[A-D]?))?"
 )
 _PATH_STAGE_RE = re.compile(r"pathologic stage p(T[0-4][a-d]?) p(N[0-3][a-c]?)")
+# (also the wording of the pre-2.0 generator, so one validator measured the charts before and after)
 _REGIONAL_N_RE = re.compile(r"regional findings consistent with (N[0-3][a-c]?)")
 _SIZE_RE = re.compile(r"(\d+(?:\.\d+)?) cm in greatest dimension")
 _PATH_SIZE_RE = re.compile(r"Invasive tumor size (\d+(?:\.\d+)?) cm")

@@ -247,7 +247,7 @@ class ChartRenderer:
         summary states only what was known on its date (``as_of``)."""
         case = self.case
         return (
-            f"{case.histology} of the {case.site}, {self.stage_text(as_of)}; "
+            f"{case.histology} (primary site: {case.site}), {self.stage_text(as_of)}; "
             f"{self.biomarker_summary(as_of)}; {self.surgery_status(as_of)}; "
             f"{self.treatment_status(as_of)}"
         )
@@ -610,8 +610,8 @@ class ChartRenderer:
             date = case.surgery.date + dt.timedelta(days=21)
             out.append(
                 self.fact(
-                    f"[{_d(date)}] {spec.local_imaging} (post-operative): expected "
-                    "post-surgical changes at the resection site, no residual mass.",
+                    f"[{_d(date)}] {spec.postoperative_imaging or spec.local_imaging} (post-operative): "
+                    "expected post-surgical changes at the resection site, no residual mass.",
                     "surgery",
                 )
             )

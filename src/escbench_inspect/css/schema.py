@@ -282,6 +282,7 @@ class CancerSpec(_Frozen):
     microscopic: NonEmpty
     size_cm: tuple[float, float] = (2.0, 6.0)  # primary size range when T is not by size
     imaging_shows_primary: bool = True
+    postoperative_imaging: NonEmpty | None = None  # default: local_imaging
     unresected_status: NonEmpty = "primary tumor in situ (no resection performed)"
     no_surgery_note: NonEmpty = "No cancer-directed surgery has been performed."
     local_imaging: NonEmpty
