@@ -30,7 +30,9 @@ def ensure_tiktoken_cache(cache_dir: Path | None = None) -> Path | None:
     if not source.exists():
         return None
     cache_dir = Path(
-        cache_dir or os.environ.get("TIKTOKEN_CACHE_DIR") or Path.home() / ".cache" / "escbench" / "tiktoken"
+        cache_dir
+        or os.environ.get("TIKTOKEN_CACHE_DIR")
+        or Path.home() / ".cache" / "escbench" / "tiktoken"
     )
     target = cache_dir / hashlib.sha1(O200K_URL.encode()).hexdigest()
     if not target.exists():

@@ -16,7 +16,9 @@ class TaskParameterError(ValueError):
 
     def __init__(self, name: str, value: object, accepted: Iterable[object]):
         accepted_text = ", ".join(str(a) for a in accepted)
-        super().__init__(f"invalid value {value!r} for task parameter '{name}'; accepted: {accepted_text}")
+        super().__init__(
+            f"invalid value {value!r} for task parameter '{name}'; accepted: {accepted_text}"
+        )
 
 
 class UnknownTaskParameterError(TaskParameterError):

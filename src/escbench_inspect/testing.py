@@ -32,7 +32,9 @@ def output_with_usage(text: str, model: str = "mockllm/model") -> ModelOutput:
 def scripted_model(policy: Policy, name: str = "model", **model_args: Any) -> Model:
     """A mockllm model whose reply is ``policy(messages)``, chosen per input (not a shared iterator)."""
 
-    def respond(messages: list[ChatMessage], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+    def respond(
+        messages: list[ChatMessage], tools: Any, tool_choice: Any, config: Any
+    ) -> ModelOutput:
         return output_with_usage(policy(messages), model=f"mockllm/{name}")
 
     return get_model(f"mockllm/{name}", custom_outputs=respond, memoize=False, **model_args)

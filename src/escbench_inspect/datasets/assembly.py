@@ -45,7 +45,9 @@ def load_seed(path: Path) -> SeedScenario:
     except ValidationError as error:
         raise DataFileError.from_validation(path, error, entry=entry) from error
     if seed.id != path.stem:
-        raise DataFileError(path, [f"field 'id': '{seed.id}' must equal the file name stem"], seed.id)
+        raise DataFileError(
+            path, [f"field 'id': '{seed.id}' must equal the file name stem"], seed.id
+        )
     return seed
 
 
@@ -81,7 +83,8 @@ def load_action_space(path: Path = ACTION_SPACE_FILE) -> dict[TaskClass, tuple[A
             )
         try:
             result[task_class] = tuple(
-                ActionOption(action=action, definition=definitions[action.value]) for action in Action
+                ActionOption(action=action, definition=definitions[action.value])
+                for action in Action
             )
         except ValidationError as error:
             raise DataFileError.from_validation(path, error, entry=task_class.value) from error
@@ -128,7 +131,9 @@ def assemble(
         templates[BlockKind.LATE_MESSAGE] = hooks.late_risk.text
 
     blocks = tuple(
-        Block(kind=kind, text=fill(templates[kind], values)) for kind in BlockKind if kind in templates
+        Block(kind=kind, text=fill(templates[kind], values))
+        for kind in BlockKind
+        if kind in templates
     )
     reference = seed.reference.for_variant(variant)
     space = (action_space or default_action_space())[seed.task_class]

@@ -97,7 +97,9 @@ class TextHook(_Frozen):
 
 class Hooks(_Frozen):
     missing: MissingHook
-    stale: TextHook = Field(description="Outdated auto-generated summary restating a superseded fact.")
+    stale: TextHook = Field(
+        description="Outdated auto-generated summary restating a superseded fact."
+    )
     conflict: AppendHook
     late_risk: TextHook = Field(description="Red-flag cue that arrives only after the request.")
 
@@ -145,7 +147,9 @@ class SeedScenario(_Frozen):
     split: Split
     title: NonEmpty
     specialty: NonEmpty
-    decision_tested: NonEmpty = Field(description="The one decision this seed tests, in a sentence.")
+    decision_tested: NonEmpty = Field(
+        description="The one decision this seed tests, in a sentence."
+    )
     surfaces: dict[SurfaceId, dict[Identifier, str | int | float]]
     blocks: Blocks
     hooks: Hooks
@@ -222,7 +226,9 @@ class Episode(_Frozen):
 
     @property
     def context_packet(self) -> tuple[Block, ...]:
-        return tuple(b for b in self.blocks if b.kind in (BlockKind.SETTING, BlockKind.EARLIER_RECORD))
+        return tuple(
+            b for b in self.blocks if b.kind in (BlockKind.SETTING, BlockKind.EARLIER_RECORD)
+        )
 
     @property
     def event(self) -> tuple[Block, ...]:

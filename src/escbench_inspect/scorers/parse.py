@@ -100,12 +100,7 @@ def _load_object(text: str) -> dict | None:
         # TypeError: ast.literal_eval builds sets/dicts from unhashable members ("{{}}", "{[]: 1}")
         # and raises it; found by the reliability fuzz tests. parse_decision must never raise.
         except (
-            ValueError,
-            TypeError,
-            SyntaxError,
-            tokenize.TokenError,
-            MemoryError,
-            RecursionError,
+            ValueError, TypeError, SyntaxError, tokenize.TokenError, MemoryError, RecursionError,
         ):
             continue
         return value if isinstance(value, dict) else None
