@@ -222,6 +222,37 @@ def plant_metastatic_contradiction() -> tuple[Case, Sections]:
     return case, {**sections, "imaging": sections["imaging"] + "\nno evidence of distant metastatic disease"}
 
 
+def plant_t_disagrees_across_sections() -> tuple[Case, Sections]:
+    case, sections = _chart(lambda c: c.cancer == "breast" and c.surgery is not None)
+    t = case_tnm(case, packaged_data()).t
+    other = "T3" if t != "T3" else "T2"
+    return case, _edit(sections, "history", f"p{t} p", f"p{other} p")
+
+
+def plant_cycle_after_discontinuation() -> tuple[Case, Sections]:
+    case, sections = _chart(lambda c: c.status == "progressed", length="long")
+    end = case.lines[-1].end
+    assert end is not None
+    extra = f"\n  Cycle 13 ({_shift(end, 7)}): administered at 100% dose."
+    return case, {**sections, "treatment_history": sections["treatment_history"] + extra}
+
+
+def plant_treatment_before_biopsy() -> tuple[Case, Sections]:
+    case, sections = _chart(lambda c: c.status == "on_treatment")
+    start = case.lines[0].start.isoformat()
+    early = _shift(case.diagnosis_date, -30)
+    return case, {
+        **sections,
+        "treatment_history": sections["treatment_history"].replace(f"started {start}", f"started {early}"),
+    }
+
+
+def plant_exclusive_drivers() -> tuple[Case, Sections]:
+    braf = packaged_data().cancers["colorectal"].biomarkers["braf"].states
+    case, sections = _chart(lambda c: c.cancer == "colorectal" and c.biomarkers["ras"] == "mutant")
+    return case, _edit(sections, "molecular", braf["wild_type"].detail, braf["v600e"].detail)
+
+
 PLANTED: dict[str, tuple[Callable[[], tuple[Case, Sections]], str]] = {
     "size_vs_t": (plant_size_vs_t, "t_contradicts_measurement"),
     "nodes_vs_n": (plant_nodes_vs_n, "n_contradicts_node_count"),
@@ -243,7 +274,20 @@ PLANTED: dict[str, tuple[Callable[[], tuple[Case, Sections]], str]] = {
     "placeholder": (plant_placeholder, "placeholder_text"),
     "melanoma_primary": (plant_melanoma_primary_in_situ, "primary_status_contradiction"),
     "metastatic_status": (plant_metastatic_contradiction, "metastatic_status_contradiction"),
+    "t_across_sections": (plant_t_disagrees_across_sections, "tnm_disagrees_across_sections"),
+    "cycle_after_discontinuation": (plant_cycle_after_discontinuation, "treatment_after_discontinuation"),
+    "treatment_before_biopsy": (plant_treatment_before_biopsy, "timeline_out_of_order"),
+    "exclusive_drivers": (plant_exclusive_drivers, "exclusive_drivers_reported"),
 }
+
+
+def test_every_check_has_a_planted_defect() -> None:
+    import inspect
+
+    from escbench_inspect.css import chart_check
+
+    reasons = set(re.findall(r'ChartViolation\(\s*"([a-z_]+)"', inspect.getsource(chart_check)))
+    assert reasons == {reason for _, reason in PLANTED.values()}
 
 
 @pytest.mark.parametrize("name", sorted(PLANTED))
