@@ -171,7 +171,13 @@ def change_summary(baseline: Case, mutated: Case) -> str:
             spec = before.spec.biomarkers[name]
             old_label = spec.states[old].label if old else "no result in the chart"
             new_label = spec.states[new].label if new else "no result in the chart"
-            parts.append(f"{spec.display}: {old_label} -> {new_label}")
+            change = f"{spec.display}: {old_label} -> {new_label}"
+            if mutated.rebiopsy is not None and name in mutated.rebiopsy.diagnostic:
+                change += (
+                    f" (on a re-biopsy of the {mutated.rebiopsy.site} metastasis after progression; "
+                    "the diagnostic biopsy result stays in the chart)"
+                )
+            parts.append(change)
     if before.stage_text() != after.stage_text():
         parts.append(f"stage: {before.stage_text()} -> {after.stage_text()}")
     if baseline.surgery != mutated.surgery:
