@@ -40,7 +40,7 @@ def test_run_succeeds_with_provenance(run) -> None:
     meta = log.eval.metadata
     assert meta["css_catalog_sha256"] == catalog_sha256()
     assert len(meta["css_dataset_sha256"]) == 64 and meta["escbench_version"]
-    assert meta["css_catalog_version"] == "1.0.0" and meta["allow_self_judge"] is False
+    assert meta["css_catalog_version"] == "2.0.0" and meta["allow_self_judge"] is False
 
 
 def test_baseline_generated_once_per_case(run) -> None:

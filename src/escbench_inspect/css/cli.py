@@ -1,6 +1,7 @@
 """``escbench css``: counts, rejudge, agreement and report over CSS logs.
 
 escbench css counts [--chart-length short]
+escbench css audit [--chart-length short ...]
 escbench css rejudge LOG --grader PROVIDER/MODEL [--out PATH] [--allow-self-judge] [--no-cms]
 escbench css agreement --judge-a LOG... --judge-b LOG... [--human CSV]
 escbench css report LOG... [--out DIR]
@@ -21,6 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="css_command", required=True, metavar="ACTION")
     counts = sub.add_parser("counts", help="Cases, tuples per intervention, exclusions, lengths.")
     counts.add_argument("--chart-length", default="short")
+    audit = sub.add_parser("audit", help="Text-level validator over the emitted tuples, per chart length.")
+    audit.add_argument("--chart-length", nargs="+", default=["short", "medium", "long", "xlong"])
     rejudge = sub.add_parser(
         "rejudge",
         help="Re-judge a log with another grader; needs only the grader's credentials.",
@@ -71,6 +74,21 @@ def run_counts(args: argparse.Namespace) -> int:
         f"baseline chart length ({args.chart_length}), characters: median "
         f"{statistics.median(lengths):.0f}, min {min(lengths)}, max {max(lengths)}"
     )
+    return 0
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    from escbench_inspect.css.dataset import exclusions, text_audit, validate_params
+
+    selection = validate_params()
+    text_excluded = Counter(r for _, _, r in exclusions(selection) if r.startswith("chart:"))
+    print(f"tuples excluded by the text-level validator (any length): {sum(text_excluded.values())}")
+    for reason, count in sorted(text_excluded.items()):
+        print(f"  {reason:48s} {count:4d}")
+    for length, counts in text_audit(selection, args.chart_length).items():
+        print(f"violations in emitted tuples at {length}: {sum(counts.values())}")
+        for reason, count in sorted(counts.items()):
+            print(f"  {reason:48s} {count:4d}")
     return 0
 
 
@@ -151,6 +169,10 @@ def run_report(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    return {"counts": run_counts, "rejudge": run_rejudge, "agreement": run_agreement, "report": run_report}[
-        args.css_command
-    ](args)
+    return {
+        "counts": run_counts,
+        "audit": run_audit,
+        "rejudge": run_rejudge,
+        "agreement": run_agreement,
+        "report": run_report,
+    }[args.css_command](args)
