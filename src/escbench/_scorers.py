@@ -1,4 +1,5 @@
-"""Scorers users apply to existing logs: ``inspect score LOG --scorer escbench/<name> -S path=…``.
+"""Scorers users apply to existing logs: ``escbench score LOG --controller …`` or
+``inspect score LOG --model none/none --scorer escbench/<name> -S path=…``.
 
 Registered in the ``escbench`` package so the names resolve from both editable and regular
 installs (Inspect namespaces a registry object by its top-level package and finds it through the

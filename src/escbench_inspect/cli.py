@@ -1,4 +1,4 @@
-"""The ``escbench`` command: build, validate, tune, report and local-model helpers.
+"""The ``escbench`` command: build, validate, tune, score, report and local-model helpers.
 
 Each subcommand lives in its own module exposing ``add_arguments(parser)`` and ``run(args) -> int``;
 modules are imported only when their subcommand runs, so ``escbench --help`` stays fast.
@@ -24,6 +24,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tune": (
         "escbench_inspect.analysis.tune",
         "Tune the risk controller on dev-split logs (post hoc).",
+    ),
+    "score": (
+        "escbench_inspect.analysis.posthoc",
+        "Apply a tuned controller to logs (post hoc; the evaluated model is never called or resolved).",
     ),
     "css": (
         "escbench_inspect.css.cli",

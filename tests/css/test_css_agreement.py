@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,7 @@ def test_spearman_hand_computed() -> None:
     # the paper's pattern: an exact reversal is -1
     assert spearman_rho([0.61, 0.58, 0.48], [0.31, 0.43, 0.47]) == pytest.approx(-1.0)
     assert ranks([0.4, 0.9, 0.4]) == [2, 1, 2]
+    assert ranks([0.4, math.nan, 0.9]) == [2, None, 1]  # an unscored model is not ranked
 
 
 def test_human_ratings_majority_kappa(tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ def test_run_succeeds_with_provenance(run) -> None:
     meta = log.eval.metadata
     assert meta["css_catalog_sha256"] == catalog_sha256()
     assert len(meta["css_dataset_sha256"]) == 64 and meta["escbench_version"]
-    assert meta["css_catalog_version"] == "1.0.0" and meta["allow_self_judge"] is False
+    assert meta["css_catalog_version"] == "2.0.0" and meta["allow_self_judge"] is False
 
 
 def test_baseline_generated_once_per_case(run) -> None:
@@ -150,8 +150,10 @@ def test_rejudge_and_report(run, tmp_path: Path, capsys: pytest.CaptureFixture[s
         cms=False,
     )
     rejudged = read_eval_log(str(out))
-    values = {s.scores["css_judge"].value["css"] for s in rejudged.samples}
-    assert values == {0.5} and second.css_calls == len(rejudged.samples)
+    # append: the first judge's scores stay under css_judge, the second judge's are css_judge1
+    assert {s.scores["css_judge"].value["css"] for s in rejudged.samples} == {1.0}
+    assert {s.scores["css_judge1"].value["css"] for s in rejudged.samples} == {0.5}
+    assert second.css_calls == len(rejudged.samples)
     assert main(["css", "report", log.location, str(out), "--out", str(tmp_path / "rep")]) == 0
     printed = capsys.readouterr().out
     assert "css_rank" in printed and "cms_rank" in printed and "Spearman ρ" in printed

@@ -2,12 +2,15 @@
 
 Works on Inspect logs of ``escbench/css`` runs: scores live under the ``css_judge`` and
 ``cms_judge`` scorers as dict values (``css`` / ``cms``; NaN = judge failure, skipped here).
+A re-judged log keeps every judging: Inspect appends a later judge's scores as ``css_judge1``,
+``css_judge2``, … ; the readers here use the latest judging (:func:`latest_judge`).
 """
 
 from __future__ import annotations
 
 import csv
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -53,8 +56,19 @@ def _finite(value: Any) -> float | None:
     return None if math.isnan(value) else value
 
 
+def latest_judge(log: Any, scorer: str) -> str:
+    """Name of the latest judging by ``scorer`` in a log: ``css_judge``, or ``css_judge2`` after
+    two re-judgings (Inspect names appended scores of the same scorer ``<name>1``, ``<name>2``, …)."""
+    pattern = re.compile(rf"{re.escape(scorer)}(\d*)")
+    found = {
+        name for sample in log.samples or [] for name in (sample.scores or {}) if pattern.fullmatch(name)
+    }
+    return max(found, key=lambda name: int(name[len(scorer) :] or 0), default=scorer)
+
+
 def sample_scores(log: Any, scorer: str = CSS_SCORER, key: str = "css") -> dict[str, float]:
-    """``sample id -> score`` for scored samples of one log (epoch 1 only)."""
+    """``sample id -> score`` for scored samples of one log (epoch 1 only; latest judging)."""
+    scorer = latest_judge(log, scorer)
     out: dict[str, float] = {}
     for sample in log.samples or []:
         if sample.epoch != 1 or not sample.scores or scorer not in sample.scores:
@@ -78,20 +92,21 @@ class ModelSummary:
 
 
 def summarize(log: Any) -> ModelSummary:
-    """CSS (mean over scored tuples) and CMS (mean over cases) of one log."""
+    """CSS (mean over scored tuples) and CMS (mean over cases) of one log (latest judgings)."""
     css = sample_scores(log, CSS_SCORER, "css")
+    css_scorer, cms_scorer = latest_judge(log, CSS_SCORER), latest_judge(log, CMS_SCORER)
     per_case: dict[str, float] = {}
     graders: set[str] = set()
     unscored = 0
     for sample in log.samples or []:
         if sample.epoch != 1 or not sample.scores:
             continue
-        score = sample.scores.get(CMS_SCORER)
+        score = sample.scores.get(cms_scorer)
         if score is not None and isinstance(score.value, dict):
             value = _finite(score.value.get("cms"))
             if value is not None:
                 per_case.setdefault(str(sample.metadata.get("case_id")), value)
-        css_score = sample.scores.get(CSS_SCORER)
+        css_score = sample.scores.get(css_scorer)
         if css_score is not None:
             graders.add(str((css_score.metadata or {}).get("grader", "?")))
             if str(sample.id) not in css:
@@ -107,9 +122,9 @@ def summarize(log: Any) -> ModelSummary:
     )
 
 
-def ranks(values: Sequence[float]) -> list[int]:
-    """1 = best (highest); ties share the better rank."""
-    return [1 + sum(1 for other in values if other > v) for v in values]
+def ranks(values: Sequence[float]) -> list[int | None]:
+    """1 = best (highest); ties share the better rank; an unscored (NaN) value gets no rank."""
+    return [None if math.isnan(v) else 1 + sum(1 for other in values if other > v) for v in values]
 
 
 def read_human_ratings(path: Path | str) -> dict[str, list[float]]:
@@ -173,13 +188,17 @@ def rejudge(
     allow_self_judge: bool = False,
     cms: bool = True,
 ) -> Path:
-    """Re-score a CSS log with another grader (no calls to the evaluated model); write a new log.
+    """Re-judge a CSS log with another grader and write the result to a new log.
 
-    ``grader`` is a model name (``provider/model``) or an Inspect ``Model``.
+    Only the grader is resolved (so only its credentials are needed): neither the evaluated model
+    nor the grader recorded in the log is called or resolved. The new judge's scores are appended
+    (``css_judge1``, ``cms_judge1``, …) beside the ones already there; the input is not modified.
+    ``grader`` is a model name (``provider/model``) or an Inspect ``Model``. Default output:
+    ``<input stem>.rejudged-<grader>.eval`` next to the input.
     """
-    from inspect_ai import score
-    from inspect_ai.log import read_eval_log, write_eval_log
+    from inspect_ai.log import read_eval_log
 
+    from escbench_inspect.analysis.posthoc import score_log, write_log_atomically
     from escbench_inspect.css.scorer import cms_judge, css_judge
 
     log_path = Path(log_path)
@@ -187,8 +206,8 @@ def rejudge(
     scorers = [css_judge(allow_self_judge=allow_self_judge)]
     if cms:
         scorers.append(cms_judge(allow_self_judge=allow_self_judge))
-    rescored = score(log, scorers, model_roles={"grader": grader}, action="overwrite", display="none")
+    rescored = score_log(log, scorers, model_roles={"grader": grader})
     safe = str(grader).replace("/", "_").replace(":", "_")
     target = Path(out) if out else log_path.with_name(f"{log_path.stem}.rejudged-{safe}.eval")
-    write_eval_log(rescored, str(target))
+    write_log_atomically(rescored, target)
     return target

@@ -8,11 +8,18 @@ from __future__ import annotations
 
 import datetime as dt
 
+from escbench_inspect.css.coherence import regimen_conflicts
 from escbench_inspect.css.consensus import facts_of
 from escbench_inspect.css.data import CssData, packaged_data
-from escbench_inspect.css.generator import make_first_line, make_metastatic_sites, make_surgery
+from escbench_inspect.css.generator import (
+    make_first_line,
+    make_metastatic_sites,
+    make_surgery,
+    progression_dates,
+    rng_for,
+)
 from escbench_inspect.css.rules import matches
-from escbench_inspect.css.schema import Case, Intervention
+from escbench_inspect.css.schema import Case, ConsensusItem, Intervention, Rebiopsy
 from escbench_inspect.integrity import content_hash
 
 
@@ -58,6 +65,9 @@ def mutate(intervention: Intervention, case: Case, data: CssData | None = None) 
             if old is None:
                 raise MutationError("biomarker_already_absent")
             biomarkers[marker] = None
+            for coupled in change.couple:  # results reported on the same panel go with it
+                if coupled in biomarkers:
+                    biomarkers[coupled] = None
         else:
             new = change.map.get(marker, {}).get(old or "")
             if new is None:
@@ -77,12 +87,8 @@ def mutate(intervention: Intervention, case: Case, data: CssData | None = None) 
             raise MutationError("no_ongoing_line")
         current = case.lines[-1]
         cycle_days = data.regimens[current.regimen].cycle_days
-        progressed = current.model_copy(
-            update={
-                "status": "progressed",
-                "end": current.start + dt.timedelta(days=current.cycles * cycle_days),
-            }
-        )
+        scan, end = progression_dates(case.case_id, current.start, current.cycles, cycle_days)
+        progressed = current.model_copy(update={"status": "progressed", "end": end, "progression_scan": scan})
         update["lines"] = (*case.lines[:-1], progressed)
     elif op == "remove_surgery":
         if case.surgery is None:
@@ -102,7 +108,52 @@ def mutate(intervention: Intervention, case: Case, data: CssData | None = None) 
         update.update(m="M0", metastatic_sites=())
     else:  # pragma: no cover - the schema restricts op
         raise MutationError(f"unknown_op_{op}")
-    return Case.model_validate({**case.model_dump(), **update})
+    mutated = Case.model_validate({**case.model_dump(), **update})
+    if intervention.regimen_conflict == "rebiopsy_at_progression":
+        mutated = explain_by_rebiopsy(case, mutated, data)
+    return mutated
+
+
+def explain_by_rebiopsy(baseline: Case, mutated: Case, data: CssData) -> Case:
+    """If the new result makes a regimen already given unfit and that regimen has failed, the chart
+    explains it: the diagnostic biopsy (basis of the regimen) keeps the old result, and a biopsy of a
+    metastasis after the progression scan reports the new one (receptor conversion)."""
+    last = mutated.lines[-1] if mutated.lines else None
+    if last is None or last.progression_scan is None:
+        return mutated  # nothing to explain, or an ongoing line: coherence excludes the conflict
+    if not any(regimen_conflicts(mutated, line, data) for line in mutated.lines):
+        return mutated
+    changed = {
+        name: old
+        for name, old in baseline.biomarkers.items()
+        if old is not None and mutated.biomarkers.get(name) != old
+    }
+    rebiopsy = Rebiopsy(
+        date=last.progression_scan + dt.timedelta(days=rng_for(baseline.case_id, "rebiopsy").randint(2, 5)),
+        site=mutated.metastatic_sites[0],
+        diagnostic=changed,
+    )
+    return mutated.model_copy(update={"rebiopsy": rebiopsy})
+
+
+def new_state(intervention: Intervention, baseline: Case, mutated: Case) -> str | None:
+    marker = target_biomarker(intervention, baseline)
+    return mutated.biomarkers.get(marker or "")
+
+
+def direction_in_reference(
+    intervention: Intervention,
+    baseline: Case,
+    mutated: Case,
+    added: tuple[ConsensusItem, ...],
+    removed: tuple[ConsensusItem, ...],
+) -> bool:
+    """Whether the consensus change shows the pre-registered direction (``reflected_by`` tags)."""
+    wanted = intervention.reflected_by_for(new_state(intervention, baseline, mutated))
+    signed = {f"+{tag}" for item in added for tag in item.tags} | {
+        f"-{tag}" for item in removed for tag in item.tags
+    }
+    return bool(signed & set(wanted))
 
 
 def expected_direction(intervention: Intervention, baseline: Case, mutated: Case) -> str:
@@ -110,6 +161,4 @@ def expected_direction(intervention: Intervention, baseline: Case, mutated: Case
     direction = intervention.expected_direction
     if isinstance(direction, str):
         return direction
-    marker = target_biomarker(intervention, baseline)
-    new_state = mutated.biomarkers.get(marker or "")
-    return direction[new_state or ""]
+    return direction[new_state(intervention, baseline, mutated) or ""]

@@ -1,6 +1,7 @@
 """``escbench css``: counts, rejudge, agreement and report over CSS logs.
 
 escbench css counts [--chart-length short]
+escbench css audit [--chart-length short ...]
 escbench css rejudge LOG --grader PROVIDER/MODEL [--out PATH] [--allow-self-judge] [--no-cms]
 escbench css agreement --judge-a LOG... --judge-b LOG... [--human CSV]
 escbench css report LOG... [--out DIR]
@@ -12,6 +13,7 @@ import argparse
 import json
 import math
 import statistics
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -20,10 +22,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="css_command", required=True, metavar="ACTION")
     counts = sub.add_parser("counts", help="Cases, tuples per intervention, exclusions, lengths.")
     counts.add_argument("--chart-length", default="short")
-    rejudge = sub.add_parser("rejudge", help="Re-score a log with another grader.")
+    audit = sub.add_parser("audit", help="Text-level validator over the emitted tuples, per chart length.")
+    audit.add_argument("--chart-length", nargs="+", default=["short", "medium", "long", "xlong"])
+    rejudge = sub.add_parser(
+        "rejudge",
+        help="Re-judge a log with another grader; needs only the grader's credentials.",
+    )
     rejudge.add_argument("log")
     rejudge.add_argument("--grader", required=True, help="provider/model for the grader role")
-    rejudge.add_argument("--out", help="output log path (default: next to the input)")
+    rejudge.add_argument(
+        "--out",
+        help="output log (default: <input stem>.rejudged-<grader>.eval next to the input, "
+        "which is not modified); it keeps the old judge's scores beside the new ones",
+    )
     rejudge.add_argument("--allow-self-judge", action="store_true")
     rejudge.add_argument("--no-cms", action="store_true", help="re-judge CSS only")
     agreement = sub.add_parser("agreement", help="Kappa between judges, rho of model rankings.")
@@ -66,11 +77,35 @@ def run_counts(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_rejudge(args: argparse.Namespace) -> int:
-    from escbench_inspect.css.agreement import rejudge
+def run_audit(args: argparse.Namespace) -> int:
+    from escbench_inspect.css.dataset import exclusions, text_audit, validate_params
 
+    selection = validate_params()
+    text_excluded = Counter(r for _, _, r in exclusions(selection) if r.startswith("chart:"))
+    print(f"tuples excluded by the text-level validator (any length): {sum(text_excluded.values())}")
+    for reason, count in sorted(text_excluded.items()):
+        print(f"  {reason:48s} {count:4d}")
+    for length, counts in text_audit(selection, args.chart_length).items():
+        print(f"violations in emitted tuples at {length}: {sum(counts.values())}")
+        for reason, count in sorted(counts.items()):
+            print(f"  {reason:48s} {count:4d}")
+    return 0
+
+
+def run_rejudge(args: argparse.Namespace) -> int:
+    from inspect_ai.log import read_eval_log
+
+    from escbench_inspect.css.agreement import CMS_SCORER, CSS_SCORER, latest_judge, rejudge
+
+    started = time.perf_counter()
     target = rejudge(args.log, args.grader, args.out, args.allow_self_judge, cms=not args.no_cms)
-    print(f"re-judged log written to {target}")
+    log = read_eval_log(str(target))
+    added = [latest_judge(log, CSS_SCORER)] + ([] if args.no_cms else [latest_judge(log, CMS_SCORER)])
+    print(
+        f"re-judged log written to {target}: added {', '.join(added)} by {args.grader} "
+        f"({len(log.samples or [])} samples, model {log.eval.model} not called) "
+        f"in {time.perf_counter() - started:.2f} s"
+    )
     return 0
 
 
@@ -134,6 +169,10 @@ def run_report(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    return {"counts": run_counts, "rejudge": run_rejudge, "agreement": run_agreement, "report": run_report}[
-        args.css_command
-    ](args)
+    return {
+        "counts": run_counts,
+        "audit": run_audit,
+        "rejudge": run_rejudge,
+        "agreement": run_agreement,
+        "report": run_report,
+    }[args.css_command](args)

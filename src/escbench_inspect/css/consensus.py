@@ -5,12 +5,13 @@ from __future__ import annotations
 from escbench_inspect.css.data import CssData, packaged_data
 from escbench_inspect.css.rules import case_facts, matches
 from escbench_inspect.css.schema import Case, ConsensusItem
+from escbench_inspect.css.staging import case_tnm, main_n
 
 
 def facts_of(case: Case, data: CssData | None = None) -> dict:
     data = data or packaged_data()
-    spec = data.cancers[case.cancer]
-    return case_facts(case, spec.stage_group(case.t, case.n, case.m))
+    tnm = case_tnm(case, data)
+    return case_facts(case, tnm.t, main_n(tnm.n), tnm.group)
 
 
 def consensus_items(case: Case, data: CssData | None = None) -> tuple[ConsensusItem, ...]:

@@ -22,7 +22,9 @@ from escbench_inspect.css.schema import (
     ConsensusRule,
     Intervention,
     Regimen,
+    StagingTable,
 )
+from escbench_inspect.css.staging import main_n
 from escbench_inspect.datasets.errors import DataFileError, read_yaml, validated
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -38,6 +40,7 @@ class CssData:
     catalog: Catalog
     background: Background
     catalog_raw: Any
+    staging: dict[str, StagingTable]
 
 
 def _entries(raw: Any, path: Path, model: type[BaseModel]) -> dict[str, Any]:
@@ -61,14 +64,15 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
         for name, marker in spec.biomarkers.items():
             biomarker_states.setdefault(name, set()).update(marker.states)
     for rid, regimen in regimens.items():
-        for name, states in regimen.requires.items():
-            bad = sorted(set(states) - biomarker_states.get(name, set()))
-            if name not in biomarker_states or bad:
-                raise DataFileError(
-                    regimens_path,
-                    [f"field 'requires.{name}': unknown biomarker or state(s) {bad or name}"],
-                    entry=rid,
-                )
+        for field_name in ("requires", "contraindicated"):
+            for name, states in getattr(regimen, field_name).items():
+                bad = sorted(set(states) - biomarker_states.get(name, set()))
+                if name not in biomarker_states or bad:
+                    raise DataFileError(
+                        regimens_path,
+                        [f"field '{field_name}.{name}': unknown biomarker or state(s) {bad or name}"],
+                        entry=rid,
+                    )
     known_facts = set(BASE_FACTS) | set(biomarker_states)
 
     consensus_path = root / "consensus.yaml"
@@ -91,6 +95,7 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
     if len(set(ids)) != len(ids):
         raise DataFileError(consensus_path, ["duplicate rule ids"])
 
+    consensus_tags = {tag for rule in rules for item in rule.items for tag in item.tags}
     catalog_path = root / "catalog.yaml"
     catalog_raw = read_yaml(catalog_path)
     if not isinstance(catalog_raw, dict):
@@ -102,6 +107,10 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
         for cancer, marker in iv.change.targets.items():
             if cancer not in cancers or marker not in cancers[cancer].biomarkers:
                 problems.append(f"field 'change.targets.{cancer}': '{marker}' is not a biomarker of {cancer}")
+        signed = iv.reflected_by if isinstance(iv.reflected_by, list) else sum(iv.reflected_by.values(), [])
+        unknown_tags = sorted({tag[1:] for tag in signed} - consensus_tags)
+        if unknown_tags:
+            problems.append(f"field 'reflected_by': tag(s) {unknown_tags} are on no consensus.yaml item")
         for marker, mapping in iv.change.map.items():
             for old, new in mapping.items():
                 bad = {old, new} - biomarker_states.get(marker, set())
@@ -113,6 +122,7 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
 
     background_path = root / "background.yaml"
     background = validated(Background, read_yaml(background_path), background_path)
+    staging = _load_staging(root / "staging.yaml", cancers)
     return CssData(
         cancers=cancers,
         regimens=regimens,
@@ -120,7 +130,28 @@ def load_data(data_dir: Path | str | None = None) -> CssData:
         catalog=catalog,
         background=background,
         catalog_raw=catalog_raw,
+        staging=staging,
     )
+
+
+def _load_staging(path: Path, cancers: dict[str, CancerSpec]) -> dict[str, StagingTable]:
+    """The AJCC tables, one per cancer; every stage preset of cancers.yaml must resolve in them."""
+    staging = _entries(read_yaml(path), path, StagingTable)
+    missing = sorted(set(cancers) - set(staging))
+    if missing:
+        raise DataFileError(path, [f"no staging table for cancer(s) {missing}"])
+    for cancer, spec in cancers.items():
+        table = staging[cancer]
+        t_known = {c.t for c in table.t.categories}
+        for i, preset in enumerate(spec.stages):
+            n_known = {main_n(r.n) for r in table.n.clinical} & {main_n(r.n) for r in table.n.pathologic}
+            if preset.t not in t_known or main_n(preset.n) not in n_known:
+                raise DataFileError(
+                    path,
+                    [f"cancers.yaml {cancer}.stages[{i}] ({preset.t} {preset.n}) is not in this table"],
+                    entry=cancer,
+                )
+    return staging
 
 
 @lru_cache(maxsize=1)

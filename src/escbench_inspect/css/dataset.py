@@ -18,13 +18,15 @@ from typing import TYPE_CHECKING, Any
 from escbench_inspect.css.catalog import (
     MutationError,
     applies,
+    direction_in_reference,
     expected_direction,
     interventions,
     mutate,
 )
+from escbench_inspect.css.chart_check import chart_violations
 from escbench_inspect.css.coherence import coherence_problems
 from escbench_inspect.css.consensus import consensus_items
-from escbench_inspect.css.data import packaged_data
+from escbench_inspect.css.data import CssData, packaged_data
 from escbench_inspect.css.generator import corpus
 from escbench_inspect.css.render import CHART_LENGTHS, ChartRenderer, render_sections
 from escbench_inspect.css.schema import Case
@@ -169,14 +171,14 @@ def change_summary(baseline: Case, mutated: Case) -> str:
             spec = before.spec.biomarkers[name]
             old_label = spec.states[old].label if old else "no result in the chart"
             new_label = spec.states[new].label if new else "no result in the chart"
-            parts.append(f"{spec.display}: {old_label} -> {new_label}")
-    if (baseline.t, baseline.n, baseline.m, baseline.metastatic_sites, baseline.surgery) != (
-        mutated.t,
-        mutated.n,
-        mutated.m,
-        mutated.metastatic_sites,
-        mutated.surgery,
-    ):
+            change = f"{spec.display}: {old_label} -> {new_label}"
+            if mutated.rebiopsy is not None and name in mutated.rebiopsy.diagnostic:
+                change += (
+                    f" (on a re-biopsy of the {mutated.rebiopsy.site} metastasis after progression; "
+                    "the diagnostic biopsy result stays in the chart)"
+                )
+            parts.append(change)
+    if before.stage_text() != after.stage_text():
         parts.append(f"stage: {before.stage_text()} -> {after.stage_text()}")
     if baseline.surgery != mutated.surgery:
         parts.append(f"surgery: {before.surgery_status()} -> {after.surgery_status()}")
@@ -185,14 +187,29 @@ def change_summary(baseline: Case, mutated: Case) -> str:
     return "; ".join(parts)
 
 
-@lru_cache(maxsize=1)
-def _all_plans() -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...]]:
-    """Every (case, intervention) outcome over the whole corpus: plans and exclusions."""
-    data = packaged_data()
+def chart_text_problem(case: Case, data: CssData) -> str | None:
+    """First text-level violation of ``case``'s chart at any chart length, as ``chart:<reason>``."""
+    for length in CHART_LENGTHS:
+        violations = chart_violations(render_sections(case, length, data), case.cancer, data)
+        if violations:
+            return f"chart:{violations[0].reason}"
+    return None
+
+
+def build_plans(
+    cases: Sequence[Case], data: CssData
+) -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...]]:
+    """Every (case, intervention) outcome: emitted plans and (case_id, intervention_id, reason).
+
+    A tuple is emitted only if the mutation applies, the mutated case is coherent, the consensus
+    changes, the change reflects the pre-registered direction, and both arms' charts pass the
+    text-level validator at every chart length.
+    """
     plans: list[TuplePlan] = []
     excluded: list[tuple[str, str, str]] = []
-    for case in corpus():
+    for case in cases:
         base_items = consensus_items(case, data)
+        base_text_problem = chart_text_problem(case, data)
         for iv in data.catalog.interventions:
             if not applies(iv, case, data):
                 continue
@@ -211,6 +228,15 @@ def _all_plans() -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...
             if base_ids == new_ids:
                 excluded.append((case.case_id, iv.id, "semantic_no_op"))
                 continue
+            added = tuple(i for i in new_items if i.id not in base_ids)
+            removed = tuple(i for i in base_items if i.id not in new_ids)
+            if not direction_in_reference(iv, case, mutated, added, removed):
+                excluded.append((case.case_id, iv.id, "direction_not_in_reference"))
+                continue
+            text_problem = base_text_problem or chart_text_problem(mutated, data)
+            if text_problem:
+                excluded.append((case.case_id, iv.id, text_problem))
+                continue
             plans.append(
                 TuplePlan(
                     case_id=case.case_id,
@@ -221,11 +247,17 @@ def _all_plans() -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...
                     expected_direction=expected_direction(iv, case, mutated),
                     change_summary=change_summary(case, mutated),
                     consensus_baseline=tuple(item.model_dump() for item in base_items),
-                    consensus_added=tuple(i.text for i in new_items if i.id not in base_ids),
-                    consensus_removed=tuple(i.text for i in base_items if i.id not in new_ids),
+                    consensus_added=tuple(i.text for i in added),
+                    consensus_removed=tuple(i.text for i in removed),
                 )
             )
     return tuple(plans), tuple(excluded)
+
+
+@lru_cache(maxsize=1)
+def _all_plans() -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...]]:
+    """Every (case, intervention) outcome over the packaged corpus (built once per process)."""
+    return build_plans(corpus(), packaged_data())
 
 
 def plan_tuples(selection: Selection) -> tuple[list[TuplePlan], Counter]:
@@ -295,6 +327,24 @@ def css_tuples(
             baseline_sections=chart_sections(plan.case_id, None, chart_length),
             mutated_sections=chart_sections(plan.case_id, plan.intervention_id, chart_length),
         )
+
+
+def text_audit(selection: Selection, lengths: Sequence[str] = tuple(CHART_LENGTHS)) -> dict[str, Counter]:
+    """Text-level violations (by reason) in the emitted tuples' charts, both arms, per chart length.
+
+    Emitted tuples passed the validator when the dataset was built, so every count is expected to be
+    zero; ``escbench css audit`` prints this as the evidence.
+    """
+    plans, _ = plan_tuples(selection)
+    found: dict[str, Counter] = {}
+    for length in lengths:
+        counts: Counter = Counter()
+        for plan in plans:
+            for arm in (None, plan.intervention_id):
+                sections = dict(_sections_cached(plan.case_id, arm, length))
+                counts.update({v.reason for v in chart_violations(sections, plan.cancer)})
+        found[length] = counts
+    return found
 
 
 def sample_metadata(plan: TuplePlan, chart_length: str) -> dict[str, Any]:

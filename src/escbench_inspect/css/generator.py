@@ -17,7 +17,16 @@ from functools import lru_cache
 
 from escbench_inspect.css.consensus import standard_first_line
 from escbench_inspect.css.data import CssData, packaged_data
-from escbench_inspect.css.schema import CANCERS, Case, Surgery, TreatmentLine
+from escbench_inspect.css.schema import (
+    CANCERS,
+    Case,
+    PrimaryTumor,
+    RegionalNodes,
+    StagePreset,
+    Surgery,
+    TreatmentLine,
+)
+from escbench_inspect.css.staging import main_n, n_category, t_of
 
 CORPUS_SEED = 20240601
 CASES_PER_CANCER = 48
@@ -45,8 +54,7 @@ def make_surgery(case: Case, data: CssData) -> Surgery:
     procedure = (site.procedure if site and site.procedure else None) or spec.surgery.procedure
     low, high = spec.surgery.nodes
     examined = rng.randint(low, high)
-    n_digit = case.n[1] if len(case.n) > 1 and case.n[1].isdigit() else "0"
-    positive = {"0": 0, "1": rng.randint(1, 3), "2": rng.randint(4, 7)}.get(n_digit, 2)
+    positive = case.nodes.involved  # the resection confirms the involved nodes the work-up found
     return Surgery(
         procedure=procedure,
         date=case.diagnosis_date + dt.timedelta(days=rng.randint(30, 44)),
@@ -55,12 +63,51 @@ def make_surgery(case: Case, data: CssData) -> Surgery:
     )
 
 
+def _open_upper(above: float, up_to: float | None, span: float) -> float:
+    return up_to if up_to is not None else above + span
+
+
+def make_measurements(
+    cancer: str, preset: StagePreset, rng: random.Random, data: CssData
+) -> tuple[PrimaryTumor, RegionalNodes]:
+    """Primary-tumor and nodal measurements that give exactly the preset's T and main N category."""
+    spec, table = data.cancers[cancer], data.staging[cancer]
+    category = next(c for c in table.t.categories if c.t == preset.t)
+    size = round(rng.uniform(*spec.size_cm), 1)
+    depth = breslow = ulceration = None
+    if table.t.basis == "size_cm":
+        above = category.above or 0.0
+        size = round(rng.uniform(above + 0.1, _open_upper(above, category.up_to, 2.0)), 1)
+    elif table.t.basis == "depth":
+        depth = category.depth
+    else:
+        above = category.above or 0.0
+        breslow = round(rng.uniform(above + 0.1, _open_upper(above, category.up_to, 3.0)), 1)
+        ulceration = category.ulceration
+    rules = [r for r in table.n.pathologic if main_n(r.n) == preset.n]
+    rule = rng.choice(rules)
+    involved = rng.randint(rule.min, rule.max if rule.max is not None else rule.min + 4)
+    primary = PrimaryTumor(size_cm=size, depth=depth, breslow_mm=breslow, ulceration=ulceration)
+    nodes = RegionalNodes(involved=involved, station=rule.station if involved else None)
+    derived = (t_of(table, primary), main_n(n_category(table, "clinical", involved, nodes.station)))
+    if derived != (preset.t, preset.n):  # pragma: no cover - guarded by tests on the data files
+        raise ValueError(f"{cancer}: measurements give {derived}, preset is {(preset.t, preset.n)}")
+    return primary, nodes
+
+
 def make_metastatic_sites(case: Case, data: CssData) -> tuple[str, ...]:
     """Distant metastatic sites for ``case`` (generator and intervention E1)."""
     options = data.cancers[case.cancer].metastatic_sites
     rng = rng_for(case.case_id, "metastases")
     chosen = set(rng.sample(options, rng.choice([1, 1, 2])))
     return tuple(site for site in options if site in chosen)
+
+
+def progression_dates(case_id: str, start: dt.date, cycles: int, cycle_days: int) -> tuple[dt.date, dt.date]:
+    """(progression scan, discontinuation): the regimen is stopped 3-10 days after the scan."""
+    end = start + dt.timedelta(days=cycles * cycle_days)
+    scan = end - dt.timedelta(days=rng_for(case_id, "progression_scan").randint(3, 10))
+    return scan, end
 
 
 def make_first_line(case: Case, data: CssData, status: str) -> TreatmentLine | None:
@@ -73,6 +120,7 @@ def make_first_line(case: Case, data: CssData, status: str) -> TreatmentLine | N
     start = case.diagnosis_date + dt.timedelta(days=rng.randint(24, 35))
     ongoing = status == "ongoing"
     cycles = rng.randint(4, 8) if ongoing else rng.randint(6, 12)
+    scan, end = progression_dates(case.case_id, start, cycles, regimen.cycle_days)
     return TreatmentLine(
         setting="metastatic",
         line=1,
@@ -81,7 +129,8 @@ def make_first_line(case: Case, data: CssData, status: str) -> TreatmentLine | N
         cycles=cycles,
         status="ongoing" if ongoing else "progressed",
         best_response=rng.choice(["partial response", "stable disease"]),
-        end=None if ongoing else start + dt.timedelta(days=cycles * regimen.cycle_days),
+        end=None if ongoing else end,
+        progression_scan=None if ongoing else scan,
     )
 
 
@@ -96,6 +145,7 @@ def _make_case(cancer: str, index: int, situation: str, data: CssData, seed: int
     stage = rng.choice(spec.stages)
     sex = spec.sex if spec.sex != "any" else rng.choice(["female", "male"])
     background = data.background
+    primary, nodes = make_measurements(cancer, stage, rng_for(case_id, "measurements", seed), data)
     n_comorbid = rng.randint(1, 4)
     comorbidities = tuple(sorted(rng.sample([c.id for c in background.comorbidities], n_comorbid)))
     case = Case(
@@ -108,8 +158,8 @@ def _make_case(cancer: str, index: int, situation: str, data: CssData, seed: int
         age=rng.randint(*spec.age),
         sex=sex,  # type: ignore[arg-type]
         diagnosis_date=_BASE_DATE + dt.timedelta(days=rng.randint(0, 640)),
-        t=stage.t,
-        n=stage.n,
+        primary=primary,
+        nodes=nodes,
         m="M0",
         biomarkers=dict(profile.biomarkers),
         ecog=rng.choice([0, 0, 1]),

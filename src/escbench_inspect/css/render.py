@@ -22,6 +22,7 @@ from escbench_inspect.css import SECTION_NAMES, SECTION_TITLES
 from escbench_inspect.css.data import CssData, packaged_data
 from escbench_inspect.css.generator import rng_for
 from escbench_inspect.css.schema import Case, TreatmentLine
+from escbench_inspect.css.staging import Tnm, case_tnm, depth_text, main_n
 
 
 @dataclass(frozen=True)
@@ -45,28 +46,15 @@ CHART_LENGTHS: dict[str, LengthSpec] = {
 }
 
 
-_MICROSCOPIC = {
-    "breast": "infiltrating nests and cords of malignant ductal/lobular epithelial cells in a "
-    "desmoplastic stroma; no lymphovascular invasion identified in the cores.",
-    "nsclc": "sheets and glands of malignant epithelial cells with nuclear atypia and necrosis; "
-    "nodal aspirates contain metastatic carcinoma where sampled.",
-    "colorectal": "invasive malignant glands with dirty necrosis arising from a tubulovillous "
-    "adenoma; tumor budding low.",
-    "gastroesophageal": "malignant glands and single cells infiltrating the lamina propria and "
-    "muscularis mucosae; Helicobacter pylori immunostain negative.",
-    "melanoma": "atypical epithelioid melanocytes in nests and pagetoid spread, SOX10 and "
-    "PRAME positive; regional nodal core with metastatic melanoma.",
-}
-
-
 def fact_values(case: Case) -> dict[str, Any]:
     """The values of the mutable fact keys (used to find which keys a mutation changed)."""
     values: dict[str, Any] = {
-        "stage": (case.t, case.n, case.m),
+        "stage": (case.primary, case.nodes, case.m),
         "metastatic_sites": case.metastatic_sites,
         "surgery": case.surgery.model_dump() if case.surgery else None,
         "lines": tuple((x.setting, x.line, x.regimen, x.start, x.cycles) for x in case.lines),
-        "line_status": tuple((x.status, x.best_response, x.end) for x in case.lines),
+        "line_status": tuple((x.status, x.best_response, x.end, x.progression_scan) for x in case.lines),
+        "rebiopsy": case.rebiopsy.model_dump() if case.rebiopsy else None,
     }
     for name, state in case.biomarkers.items():
         values[f"biomarker:{name}"] = state
@@ -116,9 +104,16 @@ class ChartRenderer:
     def pronoun(self) -> str:
         return "She" if self.woman else "He"
 
-    @property
-    def stage_group(self) -> str:
-        return self.spec.stage_group(self.case.t, self.case.n, self.case.m)
+    def tnm(self, as_of: dt.date | None = None) -> Tnm:
+        """The stage as known on ``as_of`` (clinical until the resection, pathologic after)."""
+        case = self.case
+        if case.surgery is not None and as_of is not None and as_of < case.surgery.date:
+            case = case.model_copy(update={"surgery": None})
+        return case_tnm(case, self.data)
+
+    def resected_by(self, as_of: dt.date | None) -> bool:
+        surgery = self.case.surgery
+        return surgery is not None and (as_of is None or surgery.date <= as_of)
 
     def biopsy_date(self) -> dt.date:
         return self.case.diagnosis_date
@@ -138,34 +133,49 @@ class ChartRenderer:
     def biomarker_keys(self) -> list[str]:
         return [f"biomarker:{name}" for name in self.case.biomarkers]
 
-    def stage_text(self) -> str:
-        case = self.case
+    def stage_text(self, as_of: dt.date | None = None) -> str:
+        case, tnm = self.case, self.tnm(as_of)
+        prefix = "p" if tnm.basis == "pathologic" else "c"
+        t_prefix = self.data.staging[case.cancer].clinical_t_prefix if prefix == "c" else "p"
         if case.m == "M1":
             text = (
-                f"c{case.t} c{case.n} cM1, stage IV with distant metastases to "
+                f"{t_prefix}{tnm.t} c{tnm.n} cM1, stage {tnm.group} with distant metastases to "
                 f"{_join(list(case.metastatic_sites))}"
             )
             return self.fact(text, "stage", "metastatic_sites", "surgery")
-        if case.surgery is not None:
-            text = f"p{case.t} p{case.n} cM0 (pathologic stage {self.stage_group})"
+        if prefix == "p":
+            text = f"p{tnm.t} p{tnm.n} cM0 (pathologic stage {tnm.group})"
         else:
-            text = f"c{case.t} c{case.n} cM0 (clinical stage {self.stage_group}), no distant metastases"
+            text = f"{t_prefix}{tnm.t} c{tnm.n} cM0 (clinical stage {tnm.group}), no distant metastases"
         return self.fact(text, "stage", "metastatic_sites", "surgery")
 
-    def biomarker_summary(self) -> str:
+    def state_label(self, name: str) -> str:
+        state = self.case.biomarkers[name]
+        return self.spec.biomarkers[name].states[state].label if state else "no result"
+
+    def biomarker_summary(self, as_of: dt.date | None = None) -> str:
+        case, rebiopsy = self.case, self.case.rebiopsy
         parts = []
-        for name, state in self.case.biomarkers.items():
+        for name in case.biomarkers:
             marker = self.spec.biomarkers[name]
+            state = case.biomarker_on(name, as_of) if as_of is not None else case.biomarkers[name]
             if state is None:
                 parts.append(f"{marker.display} result not available")
-            else:
-                parts.append(marker.states[state].label)
+                continue
+            label = marker.states[state].label
+            if rebiopsy is not None and name in rebiopsy.diagnostic and state != rebiopsy.diagnostic[name]:
+                old = marker.states[rebiopsy.diagnostic[name]].label
+                where = f"{rebiopsy.site} metastasis ({_d(rebiopsy.date)}"
+                label += f" on re-biopsy of the {where}; {old} at diagnosis)"
+            parts.append(label)
         return self.fact(", ".join(parts), *self.biomarker_keys())
 
-    def surgery_status(self) -> str:
+    def surgery_status(self, as_of: dt.date | None = None) -> str:
         surgery = self.case.surgery
         if surgery is None:
-            text = "primary tumor in situ (no resection performed)"
+            text = self.spec.unresected_status
+        elif not self.resected_by(as_of):
+            text = "curative resection planned, not yet performed"
         else:
             text = f"status post {surgery.procedure} on {_d(surgery.date)} ({surgery.margin} resection)"
         return self.fact(text, "surgery")
@@ -188,19 +198,58 @@ class ChartRenderer:
             status = f"completed after {line.cycles} cycles"
         return base + " (" + self.fact(status, "line_status", "lines") + ")"
 
-    def treatment_status(self) -> str:
+    def cycle_dates(self, line: TreatmentLine) -> list[dt.date]:
+        days = self.data.regimens[line.regimen].cycle_days
+        return [line.start + dt.timedelta(days=c * days) for c in range(line.cycles)]
+
+    def restaging_dates(self, line: TreatmentLine) -> list[dt.date]:
+        """Interim restaging scans every 9 weeks, before the progression scan (or the board)."""
+        limit = (
+            line.progression_scan - dt.timedelta(days=14)
+            if line.progression_scan is not None
+            else self.board_date() - dt.timedelta(days=3)
+        )
+        dates = []
+        k = 1
+        while line.start + dt.timedelta(days=63 * k - 3) <= limit:
+            dates.append(line.start + dt.timedelta(days=63 * k - 3))
+            k += 1
+        if not dates:  # a response needs at least one restaging scan
+            dates.append(line.start + (limit - line.start) // 2 + dt.timedelta(days=1))
+        return dates
+
+    def line_as_of(self, line: TreatmentLine, as_of: dt.date) -> str:
+        """What a note dated ``as_of`` knows about a line that had started by then."""
+        if line.end is not None and line.end <= as_of:
+            return self.line_phrase(line)
+        regimen = self.data.regimens[line.regimen]
+        given = sum(1 for d in self.cycle_dates(line) if d <= as_of)
+        text = f"on {regimen.name} since {_d(line.start)}, cycle {given} given by this visit"
+        if line.progression_scan is not None and line.progression_scan <= as_of:
+            text += f"; restaging on {_d(line.progression_scan)} shows progression, regimen to be stopped"
+        elif any(d <= as_of for d in self.restaging_dates(line)):
+            text += f"; restaging shows {line.best_response}"
+        return self.fact(text, "lines", "line_status")
+
+    def treatment_status(self, as_of: dt.date | None = None) -> str:
         met = [line for line in self.case.lines if line.setting == "metastatic"]
+        if as_of is not None:
+            started = [line for line in met if line.start <= as_of]
+            if not started:
+                return self.fact("systemic therapy not yet started", "lines", "line_status")
+            return "; ".join(self.line_as_of(line, as_of) for line in started)
         if not met:
             return self.fact("no prior systemic therapy", "lines", "line_status")
         return "; ".join(self.line_phrase(line) for line in met)
 
-    def summary(self) -> str:
-        """One-line oncologic summary, repeated (as in real charts) across notes."""
+    def summary(self, as_of: dt.date | None = None) -> str:
+        """One-line oncologic summary, repeated (as in real charts) across notes; a dated note's
+        summary states only what was known on its date (``as_of``)."""
         case = self.case
         return (
-            f"{case.histology} of the {case.site}, {self.stage_text()}; "
-            f"{self.biomarker_summary()}; {self.surgery_status()}; "
-            f"{self.treatment_status()}"
+            f"{case.histology} (primary site: {case.site}), {self.stage_text(as_of)}; "
+            f"{self.biomarker_summary(as_of)}; {self.surgery_status(as_of)}; "
+            f"{self.treatment_status(as_of)}"
         )
 
     # ------------------------------------------------------------------ sections
@@ -359,7 +408,7 @@ class ChartRenderer:
                 f"{rng.randint(94, 99)}% on room air, weight {vitals['weight']} kg.\n"
                 f"Examination: ECOG {self.case.ecog}. No scleral icterus. No palpable "
                 f"supraclavicular adenopathy. Lungs clear. Abdomen soft.\n"
-                f"Assessment: {self.summary()}.\n"
+                f"Assessment: {self.summary(date)}.\n"
                 f"Plan: results reviewed with the patient; case to be presented at the "
                 f"multidisciplinary tumor board."
             )
@@ -376,17 +425,44 @@ class ChartRenderer:
             return self.fact("Seen before planned resection; consent reviewed.", "surgery")
         return "Seen to review results to date."
 
+    def nodal_imaging(self) -> str:
+        """Work-up finding on the regional nodes (the clinical N is computed from it)."""
+        nodes, text = self.case.nodes, self.spec.nodal_text
+        if nodes.involved == 0:
+            return self.fact(f"regional lymph nodes: none involved - {text.imaging_none}", "stage")
+        station = f" ({nodes.station})" if nodes.station else ""
+        words = "lymph node" if nodes.involved == 1 else "lymph nodes"
+        detail = text.imaging_involved.format(nodes=words, station=nodes.station or "")
+        return self.fact(f"regional lymph nodes: {nodes.involved} involved{station} - {detail}", "stage")
+
+    def primary_measurement(self) -> str:
+        """Breslow thickness and ulceration (melanoma) or depth of invasion (colon, stomach)."""
+        primary, table = self.case.primary, self.data.staging[self.case.cancer]
+        if table.t.basis == "breslow":
+            ulceration = "present" if primary.ulceration else "absent"
+            return self.fact(f"Breslow thickness {primary.breslow_mm} mm, ulceration {ulceration}", "stage")
+        if table.t.basis == "depth" and primary.depth is not None:
+            return self.fact(f"tumor {depth_text(table, primary.depth)}", "stage")
+        return ""
+
     def pathology(self) -> str:
         case, spec = self.case, self.spec
+        table = self.data.staging[case.cancer]
+        diagnosis = f"Diagnosis: {case.histology}"
+        if table.t.basis == "breslow":  # the excisional biopsy gives the microstaging
+            diagnosis += f"; {self.primary_measurement()} (microstaging of the excisional biopsy)"
         out = [
             f"Specimen A ({_d(self.biopsy_date())}): {spec.biopsy}.",
-            f"Diagnosis: {case.histology}.",
-            "Microscopic: " + _MICROSCOPIC[case.cancer],
+            diagnosis + ".",
+            "Microscopic: " + spec.microscopic,
         ]
+        nodal_biopsy = spec.nodal_text.biopsy.get(main_n(self.tnm(self.biopsy_date()).n))
+        if nodal_biopsy:
+            out.append(self.fact(nodal_biopsy, "stage"))
         receptors = [name for name in ("er", "pr", "her2") if name in case.biomarkers]
         for name in receptors:
             marker = spec.biomarkers[name]
-            state = case.biomarkers[name]
+            state = case.biomarker_on(name, self.biopsy_date())
             if state is None:
                 out.append(
                     self.fact(
@@ -411,19 +487,43 @@ class ChartRenderer:
             out.append(
                 "Quality: tumor cellularity approximately 40%; adequate for ancillary and molecular studies."
             )
+        rebiopsy = case.rebiopsy
+        if rebiopsy is not None:
+            results = "; ".join(
+                f"{spec.biomarkers[name].display}: {self.state_label(name)}" for name in rebiopsy.diagnostic
+            )
+            out.append(
+                self.fact(
+                    f"Specimen C ({_d(rebiopsy.date)}): core biopsy of the {rebiopsy.site} metastasis: "
+                    f"metastatic carcinoma consistent with the known primary; {results} (receptor conversion "
+                    "from the diagnostic biopsy).",
+                    *self.biomarker_keys(),
+                )
+            )
         surgery = case.surgery
         if surgery is not None:
             rng = self.rng("surgical_pathology")
-            size = round(rng.uniform(1.6, 5.5), 1)
+            tnm = self.tnm()
+            if table.t.basis == "breslow":
+                primary = (
+                    "No residual melanoma at the wide excision site (scar only); primary "
+                    + self.primary_measurement()
+                    + " on the excisional biopsy"
+                )
+            else:
+                primary = f"Invasive tumor size {case.primary.size_cm} cm"
+                if table.t.basis == "depth":
+                    primary += f", {self.primary_measurement()}"
+            station = f" (highest involved station: {case.nodes.station})" if case.nodes.station else ""
             out.append("")
             out.append(
                 self.fact(
-                    f"Specimen B ({_d(surgery.date)}): {surgery.procedure}. Invasive tumor size "
-                    f"{size} cm; margins negative ({surgery.margin}), closest margin "
-                    f"{rng.randint(3, 14)} mm; lymph nodes {surgery.nodes_positive}/"
-                    f"{surgery.nodes_examined} positive; pathologic stage p{case.t} p{case.n} "
-                    f"(AJCC 8th edition).",
+                    f"Specimen B ({_d(surgery.date)}): {surgery.procedure}. {primary}; margins negative "
+                    f"({surgery.margin}), closest margin {rng.randint(3, 14)} mm; lymph nodes "
+                    f"{surgery.nodes_positive}/{surgery.nodes_examined} positive{station}; pathologic "
+                    f"stage p{tnm.t} p{tnm.n} (AJCC 8th edition).",
                     "surgery",
+                    "stage",
                 )
             )
             if self.length.administration_log:
@@ -446,8 +546,9 @@ class ChartRenderer:
         out = [
             f"Specimen: biopsy of {case.site} ({_d(self.biopsy_date())}); reports received {_d(report_date)}."
         ]
-        for name, state in case.biomarkers.items():
+        for name in case.biomarkers:
             marker = spec.biomarkers[name]
+            state = case.biomarker_on(name, self.biopsy_date())
             if state is None:
                 out.append(
                     self.fact(
@@ -464,6 +565,23 @@ class ChartRenderer:
                         f"biomarker:{name}",
                     )
                 )
+        rebiopsy = case.rebiopsy
+        if rebiopsy is not None:
+            out.append(
+                self.fact(
+                    f"Specimen: core biopsy of the {rebiopsy.site} metastasis ({_d(rebiopsy.date)}), after "
+                    "progression on first-line therapy; reports received the same week.",
+                    *self.biomarker_keys(),
+                )
+            )
+            for name in rebiopsy.diagnostic:
+                marker, st = spec.biomarkers[name], spec.biomarkers[name].states[case.biomarkers[name] or ""]
+                out.append(
+                    self.fact(
+                        f"- {marker.display} (re-biopsy): {st.label} ({st.detail}). Method: {marker.method}.",
+                        f"biomarker:{name}",
+                    )
+                )
         if self.length.lab_panels > 1:
             out.append(
                 "Assay notes: DNA input 50 ng, mean unique coverage 612x; tumor content "
@@ -474,12 +592,17 @@ class ChartRenderer:
 
     def imaging(self) -> str:
         case, spec = self.case, self.spec
-        rng = self.rng("imaging")
-        size = round(rng.uniform(1.8, 5.2), 1)
+        local = f"[{_d(case.diagnosis_date - dt.timedelta(days=6))}] {spec.local_imaging}: "
+        if spec.imaging_shows_primary:
+            measurement = self.primary_measurement()
+            local += self.fact(
+                f"primary lesion at the {case.site}, {case.primary.size_cm} cm in greatest dimension"
+                + (f", {measurement}" if measurement else "")
+                + "; ",
+                "stage",
+            )
         out = [
-            f"[{_d(case.diagnosis_date - dt.timedelta(days=6))}] {spec.local_imaging}: primary "
-            f"lesion at the {case.site}, {size} cm in greatest dimension; regional findings "
-            f"consistent with {case.n}.",
+            local + self.nodal_imaging() + ".",
             f"[{_d(case.diagnosis_date + dt.timedelta(days=9))}] {spec.staging_imaging}: "
             + self.staging_finding(),
         ]
@@ -487,30 +610,26 @@ class ChartRenderer:
             date = case.surgery.date + dt.timedelta(days=21)
             out.append(
                 self.fact(
-                    f"[{_d(date)}] {spec.local_imaging} (post-operative): expected "
-                    "post-surgical changes at the resection site, no residual mass.",
+                    f"[{_d(date)}] {spec.postoperative_imaging or spec.local_imaging} (post-operative): "
+                    "expected post-surgical changes at the resection site, no residual mass.",
                     "surgery",
                 )
             )
         for line in case.lines:
             regimen = self.data.regimens[line.regimen]
-            n_scans = max(1, (line.cycles * regimen.cycle_days) // 63)
-            for k in range(n_scans):
-                date = line.start + dt.timedelta(days=63 * (k + 1) - 3)
-                last = k == n_scans - 1
-                if last and line.status == "progressed":
-                    text = (
-                        f"[{_d(date)}] {spec.staging_imaging} (restaging): new lesions and "
-                        "enlargement of known metastases (sum of diameters +28% from "
-                        "nadir); impression: progressive disease by RECIST 1.1."
-                    )
-                    out.append(self.fact(text, "line_status", "lines"))
-                else:
-                    text = (
-                        f"[{_d(date)}] {spec.staging_imaging} (restaging on {regimen.name}): "
-                        f"{line.best_response} by RECIST 1.1, no new lesions."
-                    )
-                    out.append(self.fact(text, "lines"))
+            for date in self.restaging_dates(line):
+                text = (
+                    f"[{_d(date)}] {spec.staging_imaging} (restaging on {regimen.name}): "
+                    f"{line.best_response} by RECIST 1.1, no new lesions."
+                )
+                out.append(self.fact(text, "lines", "line_status"))
+            if line.progression_scan is not None:
+                text = (
+                    f"[{_d(line.progression_scan)}] {spec.staging_imaging} (restaging on {regimen.name}): "
+                    "new lesions and enlargement of known metastases (sum of diameters +28% from "
+                    "nadir); impression: progressive disease by RECIST 1.1."
+                )
+                out.append(self.fact(text, "line_status", "lines"))
         for k in range(self.length.serial_imaging):
             r = self.rng(f"oldimaging:{k}")
             date = case.diagnosis_date - dt.timedelta(days=200 + 170 * k + r.randint(0, 40))
@@ -550,7 +669,7 @@ class ChartRenderer:
                 )
             )
         else:
-            out.append(self.fact("No cancer-directed surgery has been performed.", "surgery"))
+            out.append(self.fact(self.spec.no_surgery_note, "surgery"))
         if case.lines and any("chemotherapy" in self.data.regimens[x.regimen].classes for x in case.lines):
             start = case.lines[0].start - dt.timedelta(days=4)
             out.append(
@@ -660,7 +779,7 @@ class ChartRenderer:
         markers_elevated = case.m == "M1"
         for k, date in enumerate(sorted(dates, reverse=True)):
             r = self.rng(f"labs:{k}")
-            prior = date < case.diagnosis_date
+            prior = date < case.diagnosis_date - dt.timedelta(days=6)  # before the work-up: routine labs
             lines = [
                 f"[{_d(date)}] Complete blood count: WBC {round(r.uniform(4.1, 9.8), 1)} x10^9/L, "
                 f"ANC {round(r.uniform(2.0, 6.5), 1)} x10^9/L, hemoglobin "

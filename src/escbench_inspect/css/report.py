@@ -51,8 +51,9 @@ def css_table(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, float | None]:
     table = pd.DataFrame(rows)
     if table.empty:
         return table, None
-    table.insert(table.columns.get_loc("css") + 1, "css_rank", ranks(list(table["css"])))
-    table.insert(table.columns.get_loc("cms") + 1, "cms_rank", ranks(list(table["cms"])))
+    for column in ("css", "cms"):  # object dtype: an unranked (None) row stays None, not NaN
+        rank = pd.Series(ranks(list(table[column])), dtype=object, index=table.index)
+        table.insert(table.columns.get_loc(column) + 1, f"{column}_rank", rank)
     finite = table.dropna(subset=["css", "cms"])
     rho = spearman_rho(list(finite["css"]), list(finite["cms"])) if len(finite) >= 2 else None
     return table, rho
@@ -63,7 +64,7 @@ def css_markdown(table: pd.DataFrame, rho: float | None) -> str:
         return (
             f"{value:.3f}"
             if isinstance(value, float) and not math.isnan(value)
-            else ("n/a" if isinstance(value, float) else str(value))
+            else ("n/a" if isinstance(value, float) or value is None else str(value))
         )
 
     columns = list(table.columns)

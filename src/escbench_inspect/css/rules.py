@@ -28,8 +28,9 @@ BASE_FACTS: frozenset[str] = frozenset(
 )
 
 
-def case_facts(case: Case, stage_group: str) -> dict[str, Any]:
-    """Flat facts of a case; a biomarker without a result in the chart is ``"unknown"``."""
+def case_facts(case: Case, t: str, n: str, stage_group: str) -> dict[str, Any]:
+    """Flat facts of a case (``t``/``n``/``stage_group`` computed by the staging tables; ``n`` is the
+    main category N0-N3); a biomarker without a result in the chart is ``"unknown"``."""
     facts: dict[str, Any] = {
         "cancer": case.cancer,
         "setting": case.setting,
@@ -37,8 +38,8 @@ def case_facts(case: Case, stage_group: str) -> dict[str, Any]:
         "status": case.status,
         "histology_group": case.histology_group,
         "side": case.side,
-        "t": case.t,
-        "n": case.n,
+        "t": t,
+        "n": n,
         "group": stage_group,
         "bone_mets": "bone" in case.metastatic_sites,
         "liver_only": case.metastatic_sites == ("liver",),

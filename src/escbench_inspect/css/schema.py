@@ -36,6 +36,22 @@ class Surgery(_Frozen):
     nodes_positive: int = Field(ge=0)
 
 
+class PrimaryTumor(_Frozen):
+    """Measurements of the primary that the T category is computed from (``staging.yaml``)."""
+
+    size_cm: float = Field(gt=0, lt=30)
+    depth: Ident | None = None  # deepest layer invaded (colon, stomach)
+    breslow_mm: float | None = Field(default=None, gt=0)  # melanoma
+    ulceration: bool | None = None  # melanoma
+
+
+class RegionalNodes(_Frozen):
+    """Involved regional lymph nodes (the N category is computed from them, ``staging.yaml``)."""
+
+    involved: int = Field(ge=0)
+    station: Ident | None = None  # highest involved station where N is by station (NSCLC)
+
+
 class TreatmentLine(_Frozen):
     """One line of systemic therapy."""
 
@@ -47,6 +63,19 @@ class TreatmentLine(_Frozen):
     status: Literal["ongoing", "progressed", "completed"]
     best_response: Literal["complete response", "partial response", "stable disease", "progressive disease"]
     end: dt.date | None = None
+    progression_scan: dt.date | None = None  # the restaging scan that showed progression (before ``end``)
+
+
+class Rebiopsy(_Frozen):
+    """Biopsy of a metastasis at progression whose receptor result differs from the diagnostic one.
+
+    ``Case.biomarkers`` holds the current (re-biopsy) results; ``diagnostic`` the diagnostic-biopsy
+    results that differ, which were the basis of the regimens chosen before ``date``.
+    """
+
+    date: dt.date
+    site: NonEmpty
+    diagnostic: dict[Ident, Ident] = Field(min_length=1)
 
 
 class Case(_Frozen):
@@ -61,13 +90,14 @@ class Case(_Frozen):
     age: int = Field(ge=18, le=100)
     sex: Literal["female", "male"]
     diagnosis_date: dt.date
-    t: NonEmpty
-    n: NonEmpty
+    primary: PrimaryTumor
+    nodes: RegionalNodes
     m: Literal["M0", "M1"]
     metastatic_sites: tuple[str, ...] = ()
     biomarkers: dict[str, str | None]
     surgery: Surgery | None = None
     lines: tuple[TreatmentLine, ...] = ()
+    rebiopsy: Rebiopsy | None = None
     ecog: int = Field(ge=0, le=4)
     comorbidities: tuple[Ident, ...] = ()
     allergy: int = Field(ge=0)
@@ -81,6 +111,12 @@ class Case(_Frozen):
     def setting(self) -> str:
         return "metastatic" if self.m == "M1" else "early"
 
+    def biomarker_on(self, name: str, date: dt.date) -> str | None:
+        """The result of ``name`` that was known on ``date`` (diagnostic result before a re-biopsy)."""
+        if self.rebiopsy is not None and date < self.rebiopsy.date and name in self.rebiopsy.diagnostic:
+            return self.rebiopsy.diagnostic[name]
+        return self.biomarkers.get(name)
+
     @property
     def status(self) -> str:
         """naive | on_treatment | progressed (of the most recent metastatic line)."""
@@ -88,6 +124,89 @@ class Case(_Frozen):
         if not met:
             return "naive"
         return "on_treatment" if met[-1].status == "ongoing" else "progressed"
+
+
+# --------------------------------------------------------------------------- staging tables (AJCC 8)
+
+
+class TCategory(_Frozen):
+    """One T category: a size/Breslow interval ``(above, up_to]`` or a named depth of invasion."""
+
+    t: NonEmpty
+    above: float | None = Field(default=None, ge=0)
+    up_to: float | None = Field(default=None, gt=0)
+    depth: Ident | None = None
+    text: NonEmpty | None = None
+    ulceration: bool | None = None
+
+
+class TRules(_Frozen):
+    basis: Literal["size_cm", "depth", "breslow"]
+    categories: list[TCategory] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _basis_fields(self) -> TRules:
+        for cat in self.categories:
+            if self.basis == "depth" and (cat.depth is None or cat.text is None):
+                raise ValueError(f"T category {cat.t}: basis 'depth' needs 'depth' and 'text'")
+            if self.basis != "depth" and cat.above is None:
+                raise ValueError(f"T category {cat.t}: basis '{self.basis}' needs 'above'")
+            if self.basis == "breslow" and cat.ulceration is None:
+                raise ValueError(f"T category {cat.t}: basis 'breslow' needs 'ulceration'")
+            if cat.above is not None and cat.up_to is not None and cat.up_to <= cat.above:
+                raise ValueError(f"T category {cat.t}: up_to must exceed above")
+        return self
+
+
+class NRule(_Frozen):
+    """An N category: ``min``-``max`` involved regional nodes (and, for NSCLC, the highest station)."""
+
+    n: NonEmpty
+    min: int = Field(ge=0)
+    max: int | None = Field(default=None, ge=0)
+    station: Ident | None = None
+
+
+class NRules(_Frozen):
+    clinical: list[NRule] = Field(min_length=1)
+    pathologic: list[NRule] = Field(min_length=1)
+
+
+class StageGroupRow(_Frozen):
+    group: NonEmpty
+    t: list[NonEmpty] = Field(min_length=1)
+    n: list[NonEmpty] = Field(min_length=1)
+
+
+class StageGroups(_Frozen):
+    clinical: list[StageGroupRow] = Field(min_length=1)
+    pathologic: list[StageGroupRow] = Field(min_length=1)
+
+
+class StagingTable(_Frozen):
+    """AJCC 8th-edition T, N and stage-group rules of one cancer (``data/staging.yaml``)."""
+
+    chapter: NonEmpty
+    clinical_t_prefix: Literal["c", "p"] = "c"  # melanoma: pT from the excisional biopsy (microstaging)
+    t: TRules
+    n: NRules
+    groups: StageGroups
+
+    @model_validator(mode="after")
+    def _groups_reference_known_categories(self) -> StagingTable:
+        t_known = {c.t for c in self.t.categories}
+        for basis in ("clinical", "pathologic"):
+            n_known = {r.n for r in getattr(self.n, basis)}
+            seen: set[tuple[str, str]] = set()
+            for row in getattr(self.groups, basis):
+                bad = sorted((set(row.t) - t_known) | (set(row.n) - n_known))
+                if bad:
+                    raise ValueError(f"groups.{basis} row {row.group}: unknown categories {bad}")
+                pairs = {(t, n) for t in row.t for n in row.n}
+                if pairs & seen:
+                    raise ValueError(f"groups.{basis}: {sorted(pairs & seen)} listed twice")
+                seen |= pairs
+        return self
 
 
 # --------------------------------------------------------------------------- data files
@@ -116,9 +235,20 @@ class Site(_Frozen):
 
 
 class StagePreset(_Frozen):
+    """A target T category and main N category (N0-N3); the measurements are drawn to match."""
+
     t: NonEmpty
-    n: NonEmpty
-    group: NonEmpty
+    n: Annotated[str, StringConstraints(pattern=r"^N[0-3]$")]
+
+
+class NodalText(_Frozen):
+    """How a cancer's charts describe regional nodes: imaging wording and nodal biopsy findings."""
+
+    imaging_none: NonEmpty
+    imaging_involved: NonEmpty  # may use {nodes} ("lymph node"/"lymph nodes")
+    biopsy: dict[Annotated[str, StringConstraints(pattern=r"^N[0-3]$")], NonEmpty] = Field(
+        default_factory=dict
+    )
 
 
 class SurgerySpec(_Frozen):
@@ -148,12 +278,21 @@ class CancerSpec(_Frozen):
     metastatic_sites: list[NonEmpty] = Field(min_length=1)
     biopsy: NonEmpty
     surgery: SurgerySpec
+    nodal_text: NodalText
+    microscopic: NonEmpty
+    size_cm: tuple[float, float] = (2.0, 6.0)  # primary size range when T is not by size
+    imaging_shows_primary: bool = True
+    postoperative_imaging: NonEmpty | None = None  # default: local_imaging
+    unresected_status: NonEmpty = "primary tumor in situ (no resection performed)"
+    no_surgery_note: NonEmpty = "No cancer-directed surgery has been performed."
     local_imaging: NonEmpty
     staging_imaging: NonEmpty
     presentations: list[NonEmpty] = Field(min_length=1)
     tumor_markers: list[TumorMarker] = Field(min_length=1)
     biomarkers: dict[Ident, BiomarkerSpec] = Field(min_length=1)
     profiles: list[Profile] = Field(min_length=1)
+    # histology group -> biomarker -> states that do not occur in that histology (e.g. EGFR in squamous)
+    histology_incompatible: dict[Ident, dict[Ident, list[Ident]]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _profiles_known(self) -> CancerSpec:
@@ -165,14 +304,6 @@ class CancerSpec(_Frozen):
                     raise ValueError(f"profiles[{i}].biomarkers.{name}: unknown state '{state}'")
         return self
 
-    def stage_group(self, t: str, n: str, m: str) -> str:
-        if m == "M1":
-            return "IV"
-        for preset in self.stages:
-            if preset.t == t and preset.n == n:
-                return preset.group
-        raise KeyError(f"no stage group for {t}{n}{m}")
-
 
 class Regimen(_Frozen):
     name: NonEmpty
@@ -180,12 +311,15 @@ class Regimen(_Frozen):
     cycle_days: int = Field(ge=7, le=42)
     classes: list[Ident] = Field(min_length=1)
     requires: dict[Ident, list[Ident]] = Field(default_factory=dict)
+    # biomarker states for which the regimen is not a fit first choice (e.g. ET + CDK4/6i when HER2+)
+    contraindicated: dict[Ident, list[Ident]] = Field(default_factory=dict)
 
 
 class ConsensusItem(_Frozen):
     id: Ident
     text: NonEmpty
     weight: int = Field(ge=1, le=3)
+    tags: list[Ident] = Field(default_factory=list)
 
 
 class ConsensusRule(_Frozen):
@@ -228,6 +362,9 @@ class Change(_Frozen):
         return self
 
 
+SignedTag = Annotated[str, StringConstraints(pattern=r"^[+-][a-z][a-z0-9_]*$")]
+
+
 class Intervention(_Frozen):
     id: Annotated[str, StringConstraints(pattern=r"^[A-E][0-9]_[a-z0-9_]+$")]
     family: Family
@@ -235,6 +372,15 @@ class Intervention(_Frozen):
     applies_if: dict[str, Any]
     change: Change
     expected_direction: NonEmpty | dict[Ident, NonEmpty]
+    # consensus-change tags that show the direction ("+tag" added item, "-tag" removed item; any of)
+    reflected_by: list[SignedTag] | dict[Ident, list[SignedTag]]
+    # what happens when the change makes a regimen already in the chart unfit for the new profile
+    regimen_conflict: Literal["exclude", "rebiopsy_at_progression"] | None = None
+
+    def reflected_by_for(self, new_state: str | None) -> list[str]:
+        if isinstance(self.reflected_by, list):
+            return self.reflected_by
+        return self.reflected_by.get(new_state or "", [])
 
     @model_validator(mode="after")
     def _family_prefix(self) -> Intervention:
@@ -245,6 +391,14 @@ class Intervention(_Frozen):
             missing = sorted(targets - set(self.expected_direction))
             if missing:
                 raise ValueError(f"expected_direction lacks the new state(s) {missing}")
+        if isinstance(self.expected_direction, dict) != isinstance(self.reflected_by, dict) or (
+            isinstance(self.reflected_by, dict) and set(self.reflected_by) != set(self.expected_direction)  # type: ignore[arg-type]
+        ):
+            raise ValueError("reflected_by must have the same shape (and new states) as expected_direction")
+        if self.change.op in ("set_biomarker", "delete_biomarker") and self.regimen_conflict is None:
+            raise ValueError(
+                f"op '{self.change.op}' needs 'regimen_conflict' (what happens to an unfit regimen)"
+            )
         return self
 
 
