@@ -47,11 +47,27 @@ def _task_exists(name: str) -> bool:
 
 
 def _run(tmp_path: Path, task: str, limit: int, *options: str) -> Path:
-    cmd = [sys.executable, "-m", "escbench_inspect.cli", "local", "run", "--task", task,
-           "--limit", str(limit), "--log-dir", str(tmp_path / "logs"), "--no-report", *options,
-           "--", "--display", "none"]
-    result = subprocess.run(cmd, cwd=tmp_path, env=os.environ.copy(), capture_output=True,
-                            text=True, timeout=900)
+    cmd = [
+        sys.executable,
+        "-m",
+        "escbench_inspect.cli",
+        "local",
+        "run",
+        "--task",
+        task,
+        "--limit",
+        str(limit),
+        "--log-dir",
+        str(tmp_path / "logs"),
+        "--no-report",
+        *options,
+        "--",
+        "--display",
+        "none",
+    ]
+    result = subprocess.run(
+        cmd, cwd=tmp_path, env=os.environ.copy(), capture_output=True, text=True, timeout=900
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     logs = sorted((tmp_path / "logs").glob("*.eval"))
     assert len(logs) == 1, result.stdout
@@ -78,9 +94,7 @@ def test_css_tuple_on_local_model(tmp_path: Path) -> None:
     from inspect_ai.log import read_eval_log
 
     # one tuple = baseline + mutated recommendation + CSS and CMS judge calls; long charts
-    log = read_eval_log(
-        str(_run(tmp_path, "escbench/css", 1, "--self-grader", "--ctx-per-slot", "8192"))
-    )
+    log = read_eval_log(str(_run(tmp_path, "escbench/css", 1, "--self-grader", "--ctx-per-slot", "8192")))
     assert log.status == "success"
     samples = log.samples or []
     assert len(samples) == 1 and samples[0].error is None
