@@ -13,8 +13,8 @@ Behaviour switches through env FAKE_SERVER_MODE:
   clash     first start fails like a port taken by someone else, later starts are ok
 FAKE_SERVER_PIDFILE, when set, receives "<pid> [<child pid>]".
 FAKE_SERVER_CHAT_DELAY, when set, delays every chat completion by that many seconds (float).
-FAKE_SERVER_REQUEST_LOG, when set, gets one line per chat completion request, on arrival: the sha256
-of its last user message (which tells the samples apart).
+FAKE_SERVER_REQUEST_LOG, when set, gets one line per chat completion request with a user message, on
+arrival: the sha256 of its last user message (which tells the samples apart).
 """
 
 from __future__ import annotations
@@ -88,9 +88,9 @@ def main() -> None:
             if self.headers.get("Authorization") != f"Bearer {args.api_key}":
                 self._send(401, {"error": {"message": "Invalid API Key"}})
                 return
-            if os.environ.get("FAKE_SERVER_REQUEST_LOG"):
-                users = [m for m in request.get("messages", []) if m.get("role") == "user"]
-                text = json.dumps(users[-1]["content"] if users else None)
+            users = [m for m in request.get("messages", []) if m.get("role") == "user"]
+            if os.environ.get("FAKE_SERVER_REQUEST_LOG") and users:  # (a bodiless POST has none)
+                text = json.dumps(users[-1]["content"])
                 with open(os.environ["FAKE_SERVER_REQUEST_LOG"], "a") as f:
                     f.write(hashlib.sha256(text.encode()).hexdigest() + "\n")
             if MODE == "slowchat":

@@ -401,6 +401,11 @@ def test_estimate_prefers_this_machines_timing(tmp_path: Path) -> None:
     assert record_timing(timings, key, 70.0, 10) is not None
     measured = estimate(timings, key)
     assert measured.seconds_per_episode == 7.0 and "measured on this machine" in measured.line(1)
+    record_timing(timings, key, 130.0, 10)  # a slower run: pooled over episodes, not replaced
+    assert estimate(timings, key).seconds_per_episode == 10.0
+    for _ in range(5):
+        record_timing(timings, key, 50.0, 10)
+    assert estimate(timings, key).seconds_per_episode == 5.0  # only the last 5 runs count
     assert estimate(timings, timing_key(["escbench/css"], "q", 1, False)).seconds_per_episode == 55
     assert estimate(timings, timing_key(["escbench/triage"], "q", 1, True)).seconds_per_episode == 120
     mixed = estimate(timings, timing_key(["escbench/css", "escbench/triage"], "q", 1, False))

@@ -3,9 +3,10 @@
 Inspect draws its own progress display in a terminal; when stdout is not one (``cmd &``, nohup,
 CI) ``escbench local run`` prints one line every N samples instead, read from the log that
 Inspect flushes every N samples (``--log-buffer N``). The estimate printed before the samples run
-is the planned episodes times the seconds per episode measured by the last run of the same task,
-model and slots on this machine (``$ESCBENCH_CACHE/runs/timings.json``), or, before any run, the
-README's measurement on the 2-core reference machine; the line says which.
+is the planned episodes times the seconds per episode measured on this machine by the last
+``KEPT_RUNS`` runs of the same task(s), model, slots and solver kind (pooled over their episodes;
+``$ESCBENCH_CACHE/runs/timings.json``), or, before any run, the README's measurement on the
+2-core reference machine; the line says which.
 """
 
 from __future__ import annotations
@@ -25,11 +26,14 @@ REFERENCE_SECONDS_PER_EPISODE = {"prompt": 5.0, "agent": 120.0, "escbench/css": 
 MIN_EPISODES_TO_RECORD = 5  # fewer: Inspect's start-up (3-5 s) dominates the figure
 
 
+KEPT_RUNS = 5  # per key: the estimate pools the last few runs, so one run on a busy machine
+# does not set it alone
+
+
 @dataclass(frozen=True)
 class Timing:
     """Seconds per episode measured by one run on this machine."""
 
-    key: str
     seconds_per_episode: float
     episodes: int
     measured_at: str
@@ -40,10 +44,11 @@ def timing_key(tasks: list[str], alias: str, parallel: int, agent: bool) -> str:
     return f"{'+'.join(tasks)};{alias};{parallel} slot(s);{'agent' if agent else 'prompt'}"
 
 
-def load_timings(path: Path) -> dict[str, Timing]:
+def load_timings(path: Path) -> dict[str, list[Timing]]:
+    """Recorded runs per timing key, oldest first (an unreadable file counts as none)."""
     try:
         raw = json.loads(path.read_text())
-        return {key: Timing(**value) for key, value in raw.items()}
+        return {key: [Timing(**run) for run in runs] for key, runs in raw.items()}
     except (OSError, ValueError, TypeError):
         return {}
 
@@ -52,13 +57,13 @@ def record_timing(path: Path, key: str, seconds: float, episodes: int) -> Timing
     """Store the seconds per episode of a run with enough episodes; returns what was stored."""
     if episodes < MIN_EPISODES_TO_RECORD or seconds <= 0:
         return None
-    timing = Timing(
-        key, round(seconds / episodes, 2), episodes, datetime.now(timezone.utc).isoformat(timespec="seconds")
-    )
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    timing = Timing(round(seconds / episodes, 2), episodes, now)
     timings = load_timings(path)
-    timings[key] = timing
+    timings[key] = [*timings.get(key, []), timing][-KEPT_RUNS:]
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({k: asdict(v) for k, v in sorted(timings.items())}, indent=1) + "\n")
+    serialised = {k: [asdict(run) for run in runs] for k, runs in sorted(timings.items())}
+    path.write_text(json.dumps(serialised, indent=1) + "\n")
     return timing
 
 
@@ -78,14 +83,16 @@ class Estimate:
 
 
 def estimate(timings_path: Path, key: str) -> Estimate:
-    """Seconds per episode from this machine's last run with this ``timing_key``, else the README
-    reference for the kind of task (none for a mix with other tasks)."""
-    measured = load_timings(timings_path).get(key)
-    if measured is not None:
+    """Seconds per episode pooled over this machine's recorded runs with this ``timing_key``, else
+    the README reference for the kind of task (none for a mix of CSS and other tasks)."""
+    runs = load_timings(timings_path).get(key)
+    if runs:
+        episodes = sum(run.episodes for run in runs)
+        seconds = sum(run.seconds_per_episode * run.episodes for run in runs)
+        latest = runs[-1].measured_at[:16].replace("T", " ")
         return Estimate(
-            measured.seconds_per_episode,
-            f"measured on this machine {measured.measured_at[:16].replace('T', ' ')} UTC over "
-            f"{measured.episodes} episodes",
+            seconds / episodes,
+            f"measured on this machine: {episodes} episodes in {len(runs)} run(s), latest {latest} UTC",
         )
     fields = key.split(";")
     tasks, agent = fields[0].split("+"), fields[-1] == "agent"
