@@ -23,7 +23,7 @@ from escbench_inspect.local.provenance import MODEL_PARTS, CachePaths, ModelPart
 from escbench_inspect.local.runner import inspect_command
 from escbench_inspect.local.server import LlamaServer, ServerConfig, ServerError, free_port
 
-from .conftest import gguf_bytes
+from .conftest import fake_run_args, gguf_bytes
 
 
 def _alive(pid: int) -> bool:
@@ -401,24 +401,7 @@ needs_openai = pytest.mark.skipif(
 
 @needs_openai
 def test_run_end_to_end_with_fake_server(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path) -> None:
-    result = _cli(
-        [
-            "run",
-            "--server-bin",
-            str(fake_server_bin),
-            "--model-path",
-            str(chat_gguf),
-            "--limit",
-            "2",
-            "--log-dir",
-            "logs",
-            "--no-report",
-            "--",
-            "--display",
-            "none",
-        ],
-        tmp_path,
-    )
+    result = _cli(fake_run_args(fake_server_bin, chat_gguf, 2), tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     logs = list((tmp_path / "logs").glob("*.eval"))
     assert len(logs) == 1 and f"log: logs/{logs[0].name}" in result.stdout
@@ -434,27 +417,7 @@ def test_run_end_to_end_with_fake_server(fake_server_bin: Path, chat_gguf: Path,
 @needs_openai
 def test_rejecting_provider_fails_fast(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path) -> None:
     start = time.monotonic()
-    result = _cli(
-        [
-            "run",
-            "--server-bin",
-            str(fake_server_bin),
-            "--model-path",
-            str(chat_gguf),
-            "--limit",
-            "1",
-            "--max-retries",
-            "1",
-            "--log-dir",
-            "logs",
-            "--no-report",
-            "--",
-            "--display",
-            "none",
-        ],
-        tmp_path,
-        mode="reject",
-    )
+    result = _cli(fake_run_args(fake_server_bin, chat_gguf, 1, "--max-retries", "1"), tmp_path, mode="reject")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "structured=false" in result.stderr  # says how to drop response_schema
     assert time.monotonic() - start < 200  # bounded retries, not an endless loop
@@ -471,24 +434,8 @@ def _start_slow_run(
         "FAKE_SERVER_MODE": "slowchat",
         "FAKE_SERVER_PIDFILE": str(pidfile),
     }
-    cmd = [
-        sys.executable,
-        "-m",
-        "escbench_inspect.cli",
-        "local",
-        "run",
-        "--server-bin",
-        str(fake_server_bin),
-        "--model-path",
-        str(chat_gguf),
-        "--limit",
-        "1",
-        "--log-dir",
-        "logs",
-        "--",
-        "--display",
-        "none",
-    ]
+    cmd = [sys.executable, "-m", "escbench_inspect.cli", "local"]
+    cmd += fake_run_args(fake_server_bin, chat_gguf, 1)
     proc = subprocess.Popen(
         cmd,
         cwd=tmp_path,

@@ -17,6 +17,8 @@ import pytest
 from escbench_inspect.local import install
 from escbench_inspect.local.provenance import cache_paths
 
+from .conftest import wait_for_finished_samples
+
 pytestmark = [pytest.mark.slow, pytest.mark.local_model]
 
 ESCALATION_EPISODES = 3
@@ -106,7 +108,6 @@ def test_stop_and_resume_on_local_model(tmp_path: Path) -> None:
     """Started as `cmd &` would (SIGINT ignored), stopped by SIGTERM after the first sample, then
     `escbench local resume`: a cancelled log, then every sample exactly once."""
     import signal
-    import time
 
     from inspect_ai.log import read_eval_log
 
@@ -123,26 +124,17 @@ def test_stop_and_resume_on_local_model(tmp_path: Path) -> None:
         cwd=tmp_path, preexec_fn=ignore_sigint, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         text=True,
     )  # fmt: skip
-    deadline = time.monotonic() + 600
-    while True:
-        assert run.poll() is None and time.monotonic() < deadline, run.communicate()[0]
-        logs = list((tmp_path / "logs").glob("*.eval"))
-        try:
-            if logs and log_counts(logs[0]).finished >= 1:
-                break
-        except Exception:  # noqa: BLE001 - the log is mid-write
-            pass
-        time.sleep(0.5)
+    log = wait_for_finished_samples(tmp_path / "logs", run, 1, timeout=600)
     run.send_signal(signal.SIGTERM)
     out, _ = run.communicate(timeout=120)
     assert run.returncode == 143, out[-3000:]
-    assert log_counts(logs[0]).status == "cancelled"
+    assert log_counts(log).status == "cancelled"
     resume = subprocess.run(
-        [*base, "resume", f"logs/{logs[0].name}", "--no-report", "--", "--display", "none"],
+        [*base, "resume", f"logs/{log.name}", "--no-report", "--", "--display", "none"],
         cwd=tmp_path, preexec_fn=ignore_sigint, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert resume.returncode == 0, resume.stdout[-3000:] + resume.stderr[-3000:]
-    (final,) = set((tmp_path / "logs").glob("*.eval")) - set(logs)
-    log = read_eval_log(str(final))
-    ids = [(s.id, s.epoch) for s in log.samples or []]
-    assert log.status == "success" and len(ids) == len(set(ids)) == episodes
+    (final,) = set((tmp_path / "logs").glob("*.eval")) - {log}
+    resumed = read_eval_log(str(final))
+    ids = [(s.id, s.epoch) for s in resumed.samples or []]
+    assert resumed.status == "success" and len(ids) == len(set(ids)) == episodes

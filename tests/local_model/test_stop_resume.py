@@ -41,6 +41,7 @@ from escbench_inspect.local.runlog import (
     log_counts,
 )
 
+from .conftest import fake_run_args, wait_for_finished_samples
 from .test_local_unit import _wait_dead
 
 needs_openai = pytest.mark.skipif(
@@ -82,23 +83,7 @@ def _local(args: list[str], tmp_path: Path, **env: str) -> subprocess.Popen[str]
 
 
 def _run_args(fake_server_bin: Path, chat_gguf: Path) -> list[str]:
-    return [
-        "run",
-        "--server-bin",
-        str(fake_server_bin),
-        "--model-path",
-        str(chat_gguf),
-        "--limit",
-        str(EPISODES),
-        "--progress-every",
-        "2",
-        "--log-dir",
-        "logs",
-        "--no-report",
-        "--",
-        "--display",
-        "none",
-    ]
+    return fake_run_args(fake_server_bin, chat_gguf, EPISODES, "--progress-every", "2")
 
 
 def _start_and_stop(
@@ -107,21 +92,11 @@ def _start_and_stop(
     """Start a run with SIGINT ignored, send ``sig`` once 2+ samples are in the log; return the
     process, its output, seconds from the signal to its exit, and the log."""
     proc = _local(_run_args(fake_server_bin, chat_gguf), tmp_path)
-    deadline = time.monotonic() + 120
-    while True:
-        assert proc.poll() is None, proc.communicate()[0]
-        assert time.monotonic() < deadline, "no samples were flushed"
-        logs = list((tmp_path / "logs").glob("*.eval"))
-        try:
-            if logs and log_counts(logs[0]).finished >= 2:
-                break
-        except Exception:  # noqa: BLE001 - the log is mid-write
-            pass
-        time.sleep(0.2)
+    log = wait_for_finished_samples(tmp_path / "logs", proc, 2, timeout=120)
     sent = time.monotonic()
     proc.send_signal(sig)
     out, _ = proc.communicate(timeout=60)
-    return proc, out, time.monotonic() - sent, logs[0]
+    return proc, out, time.monotonic() - sent, log
 
 
 def _prompt_hash(sample: object) -> str:
