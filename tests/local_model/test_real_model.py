@@ -17,6 +17,8 @@ import pytest
 from escbench_inspect.local import install
 from escbench_inspect.local.provenance import cache_paths
 
+from .conftest import wait_for_finished_samples
+
 pytestmark = [pytest.mark.slow, pytest.mark.local_model]
 
 ESCALATION_EPISODES = 3
@@ -47,11 +49,27 @@ def _task_exists(name: str) -> bool:
 
 
 def _run(tmp_path: Path, task: str, limit: int, *options: str) -> Path:
-    cmd = [sys.executable, "-m", "escbench_inspect.cli", "local", "run", "--task", task,
-           "--limit", str(limit), "--log-dir", str(tmp_path / "logs"), "--no-report", *options,
-           "--", "--display", "none"]
-    result = subprocess.run(cmd, cwd=tmp_path, env=os.environ.copy(), capture_output=True,
-                            text=True, timeout=900)
+    cmd = [
+        sys.executable,
+        "-m",
+        "escbench_inspect.cli",
+        "local",
+        "run",
+        "--task",
+        task,
+        "--limit",
+        str(limit),
+        "--log-dir",
+        str(tmp_path / "logs"),
+        "--no-report",
+        *options,
+        "--",
+        "--display",
+        "none",
+    ]
+    result = subprocess.run(
+        cmd, cwd=tmp_path, env=os.environ.copy(), capture_output=True, text=True, timeout=900
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     logs = sorted((tmp_path / "logs").glob("*.eval"))
     assert len(logs) == 1, result.stdout
@@ -78,11 +96,45 @@ def test_css_tuple_on_local_model(tmp_path: Path) -> None:
     from inspect_ai.log import read_eval_log
 
     # one tuple = baseline + mutated recommendation + CSS and CMS judge calls; long charts
-    log = read_eval_log(
-        str(_run(tmp_path, "escbench/css", 1, "--self-grader", "--ctx-per-slot", "8192"))
-    )
+    log = read_eval_log(str(_run(tmp_path, "escbench/css", 1, "--self-grader", "--ctx-per-slot", "8192")))
     assert log.status == "success"
     samples = log.samples or []
     assert len(samples) == 1 and samples[0].error is None
     assert samples[0].scores, "the CSS tuple was not scored"
     assert log.eval.task_args.get("allow_self_judge") is True
+
+
+def test_stop_and_resume_on_local_model(tmp_path: Path) -> None:
+    """Started as `cmd &` would (SIGINT ignored), stopped by SIGTERM after the first sample, then
+    `escbench local resume`: a cancelled log, then every sample exactly once."""
+    import signal
+
+    from inspect_ai.log import read_eval_log
+
+    from escbench_inspect.local.runlog import log_counts
+
+    def ignore_sigint() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    episodes = 6
+    base = [sys.executable, "-m", "escbench_inspect.cli", "local"]
+    run = subprocess.Popen(
+        [*base, "run", "--limit", str(episodes), "--progress-every", "1", "--log-dir", "logs",
+         "--no-report", "--", "--display", "none"],
+        cwd=tmp_path, preexec_fn=ignore_sigint, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True,
+    )  # fmt: skip
+    log = wait_for_finished_samples(tmp_path / "logs", run, 1, timeout=600)
+    run.send_signal(signal.SIGTERM)
+    out, _ = run.communicate(timeout=120)
+    assert run.returncode == 143, out[-3000:]
+    assert log_counts(log).status == "cancelled"
+    resume = subprocess.run(
+        [*base, "resume", f"logs/{log.name}", "--no-report", "--", "--display", "none"],
+        cwd=tmp_path, preexec_fn=ignore_sigint, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert resume.returncode == 0, resume.stdout[-3000:] + resume.stderr[-3000:]
+    (final,) = set((tmp_path / "logs").glob("*.eval")) - {log}
+    resumed = read_eval_log(str(final))
+    ids = [(s.id, s.epoch) for s in resumed.samples or []]
+    assert resumed.status == "success" and len(ids) == len(set(ids)) == episodes

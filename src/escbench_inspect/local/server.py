@@ -1,8 +1,8 @@
 """Start and stop ``llama-server`` on 127.0.0.1 with no orphaned processes.
 
 The server runs in its own session (process group) so that the whole group can be signalled; it is
-stopped by the context manager, by an ``atexit`` hook, on SIGTERM/SIGHUP (turned into SystemExit so
-``finally`` blocks run) and, on Linux, by the kernel if this process dies without cleaning up
+stopped by the context manager, by an ``atexit`` hook, on SIGINT/SIGTERM/SIGHUP (turned into
+exceptions so ``finally`` blocks run) and, on Linux, by the kernel if this process dies without cleaning up
 (``PR_SET_PDEATHSIG``).
 """
 
@@ -128,8 +128,10 @@ def _raise_exit(signum: int, frame: FrameType | None) -> None:
 
 
 def install_signal_handlers() -> None:
-    """Turn SIGTERM/SIGHUP into SystemExit so context managers stop the server (SIGINT already
-    raises KeyboardInterrupt). Call from the main thread."""
+    """Turn SIGTERM/SIGHUP into SystemExit and SIGINT into KeyboardInterrupt (even when the parent
+    left SIGINT ignored, as ``cmd &`` does) so context managers stop the server. Main thread only.
+    ``escbench local run`` uses ``runner.install_stop_handlers`` instead (it also stops Inspect)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _raise_exit)
 
