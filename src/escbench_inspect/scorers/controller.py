@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from escbench_inspect.datasets.errors import DataFileError
 from escbench_inspect.datasets.schema import Action
 from escbench_inspect.scorers.detectors import detect
-from escbench_inspect.scorers.escalation import escalation_metrics, output_status, score_values
+from escbench_inspect.scorers.escalation import action_score, escalation_metrics, output_status
 from escbench_inspect.scorers.parse import parse_decision
 
 Variant = Literal["full", "workflow_only", "confidence_only"]
@@ -161,6 +161,7 @@ def controller_decision(
         "confidence": decision.confidence,
         "evidence": [f"{e.detector}:{e.concept}:{e.text}" for e in detection.evidence],
         "parse_error": decision.error,
+        "confidence_error": decision.confidence_error,
     }
 
 
@@ -183,14 +184,18 @@ def score_with_controller(config: ControllerConfig):
     async def score(state: TaskState, target: Target) -> Score:
         completion = state.output.completion if state.output else None
         final, meta = controller_decision(config, _sample_text(state), completion)
-        return Score(
-            value=score_values(final, meta["confidence"], state.metadata),
-            answer=final.value if final else "invalid",
-            explanation=(
-                f"{config.name}: R={meta['R']:.3f} (C={int(meta['C'])} M={int(meta['M'])} "
-                f"H={int(meta['H'])}); {meta['model_action']} -> {meta['final_action']}"
+        return action_score(
+            final,
+            state.metadata,
+            {"controller": meta, **output_status(state.output)},
+            confidence=meta["confidence"],
+            parse_error=meta["parse_error"],
+            confidence_error=meta["confidence_error"],
+            note=(
+                f"Controller {config.name}: R={meta['R']:.3f} (C={int(meta['C'])} M={int(meta['M'])} "
+                f"H={int(meta['H'])}); model {meta['model_action'] or 'invalid'} -> final "
+                f"{meta['final_action'] or 'invalid'}."
             ),
-            metadata={"controller": meta, **output_status(state.output)},
         )
 
     return score
