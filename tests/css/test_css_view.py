@@ -75,10 +75,8 @@ def test_answer_shows_baseline_and_mutated_labelled(log: EvalLog) -> None:
     for sample in log.samples:
         iv = sample.metadata["intervention_id"]
         css = sample.scores["css_judge"]
-        assert css.answer == (
-            f"**Baseline (original chart):** {BASELINE_TEXT}\n\n**Mutated ({iv}):** {MUTATED_TEXT}"
-        )
-        assert sample.scores["cms_judge"].answer == f"**Baseline (original chart):** {BASELINE_TEXT}"
+        assert css.answer == f"BASELINE (original chart): {BASELINE_TEXT}\n\nMUTATED ({iv}): {MUTATED_TEXT}"
+        assert sample.scores["cms_judge"].answer == f"BASELINE (original chart): {BASELINE_TEXT}"
 
 
 def test_explanations_give_the_level_meaning_and_rationale(log: EvalLog) -> None:
@@ -97,6 +95,8 @@ def test_runs_sit_in_named_spans(log: EvalLog) -> None:
         spans = {e.name: e.id for e in sample.events if isinstance(e, SpanBeginEvent)}
         names = [e.name for e in sample.events if isinstance(e, SpanBeginEvent)]
         assert names.index("baseline") < names.index("mutated")
+        types = {e.name: e.type for e in sample.events if isinstance(e, SpanBeginEvent)}
+        assert types["baseline"] == types["mutated"] == "recommendation"
         calls = [e for e in sample.events if isinstance(e, ModelEvent) and e.role != "grader"]
         in_span = [e.span_id for e in calls]
         assert in_span.count(spans["baseline"]) == baseline_calls
@@ -124,4 +124,4 @@ def test_judge_failure_keeps_the_answer_and_says_why(tmp_path: Path) -> None:
         css = sample.scores["css_judge"]
         assert math.isnan(css.value["css"]) and css.value["css_judge_failed"] == 1
         assert css.explanation.startswith("Judge failure (not_json); not scored.")
-        assert css.answer.startswith(f"**Baseline (original chart):** {BASELINE_TEXT}")
+        assert css.answer.startswith(f"BASELINE (original chart): {BASELINE_TEXT}")

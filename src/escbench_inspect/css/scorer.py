@@ -165,14 +165,12 @@ def failure_key(key: str) -> str:
 
 def paired_answer(baseline: str | None, mutated: str | None, intervention_id: str) -> str:
     """Both recommendations, each labelled (what Inspect View shows as the CSS score's answer)."""
-    return (
-        f"**Baseline (original chart):** {baseline or NO_RECOMMENDATION}\n\n"
-        f"**Mutated ({intervention_id}):** {mutated or NO_RECOMMENDATION}"
-    )
+    # plain-text labels: the sample header renders markdown, the Scoring tab shows the raw text
+    return f"{baseline_answer(baseline)}\n\nMUTATED ({intervention_id}): {mutated or NO_RECOMMENDATION}"
 
 
 def baseline_answer(baseline: str | None) -> str:
-    return f"**Baseline (original chart):** {baseline or NO_RECOMMENDATION}"
+    return f"BASELINE (original chart): {baseline or NO_RECOMMENDATION}"
 
 
 def _failure_score(key: str, failure: JudgeFailure, meta: dict[str, Any], answer: str) -> Score:

@@ -40,6 +40,7 @@ STORE_MUTATED = "css:mutated"
 STORE_BASELINE_REUSED = "css:baseline_reused"
 BASELINE_SPAN = "baseline"
 MUTATED_SPAN = "mutated"
+SPAN_TYPE = "recommendation"  # Inspect View titles a span "<TYPE>: <NAME>"
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ def paired_recommendations(
                 ChartRequest(case_id, None, length, chart_sections(case_id, None, length), model)
             )
 
-        async with span(BASELINE_SPAN):
+        async with span(BASELINE_SPAN, type=SPAN_TYPE):
             baseline, made_by = await cache.get(key, make_baseline, maker=str(state.sample_id))
             if made_by is not None:
                 transcript().info(
@@ -152,7 +153,7 @@ def paired_recommendations(
                     f"{made_by} and shared by all of the case's interventions.",
                     source="paired_recommendations",
                 )
-        async with span(MUTATED_SPAN):
+        async with span(MUTATED_SPAN, type=SPAN_TYPE):
             mutated = await recommend_fn(
                 ChartRequest(case_id, iv_id, length, chart_sections(case_id, iv_id, length), model)
             )
