@@ -14,12 +14,17 @@ from inspect_ai.scorer import Metric, SampleScore, grouped, mean, metric, value_
 _to_float = value_to_float()
 
 
-def _conditional_mean(scores: list[SampleScore], required: bool, flip: bool = False) -> float:
-    values = [
+def _conditional_values(scores: list[SampleScore], required: bool) -> list[float]:
+    return [
         _to_float(s.score.value)
         for s in scores
         if bool((s.sample_metadata or {}).get("escalation_required")) is required
     ]
+
+
+def _conditional_mean(scores: list[SampleScore], required: bool, flip: bool = False) -> float:
+    """Mean over the samples with ``escalation_required == required``; NaN (undefined) if none."""
+    values = _conditional_values(scores, required)
     if not values:
         return math.nan
     mean = sum(values) / len(values)
@@ -28,7 +33,11 @@ def _conditional_mean(scores: list[SampleScore], required: bool, flip: bool = Fa
 
 @metric
 def escalation_sensitivity() -> Metric:
-    """Share of escalation-required episodes on which the agent escalated (apply to ``escalated``)."""
+    """Share of escalation-required episodes on which the agent escalated (apply to ``escalated``).
+
+    NaN (undefined, not 0) when the run has no escalation-required episode; ``n_required`` beside
+    it shows that count, so a reader sees why.
+    """
 
     def compute(scores: list[SampleScore]) -> float:
         return _conditional_mean(scores, required=True)
@@ -48,10 +57,33 @@ def missed_escalation_rate() -> Metric:
 
 @metric
 def escalation_specificity() -> Metric:
-    """Share of episodes not requiring escalation on which the agent did not escalate."""
+    """Share of episodes not requiring escalation on which the agent did not escalate.
+
+    NaN when every episode of the run requires escalation (``n_not_required`` is then 0).
+    """
 
     def compute(scores: list[SampleScore]) -> float:
         return _conditional_mean(scores, required=False, flip=True)
+
+    return compute
+
+
+@metric
+def n_required() -> Metric:
+    """Number of escalation-required episodes: the denominator of sensitivity and missed rate."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return float(len(_conditional_values(scores, required=True)))
+
+    return compute
+
+
+@metric
+def n_not_required() -> Metric:
+    """Number of episodes not requiring escalation: the denominator of specificity."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return float(len(_conditional_values(scores, required=False)))
 
     return compute
 
