@@ -62,9 +62,7 @@ def utility(escalation_required: bool, escalated: bool, c_fn: float) -> float:
     return -C_FP if escalated else U_TN
 
 
-def score_values(
-    action: Action | None, confidence: float | None, metadata: dict
-) -> dict[str, float]:
+def score_values(action: Action | None, confidence: float | None, metadata: dict) -> dict[str, float]:
     """The score dict for one final action against the sample's reference profile."""
     acceptable = {Action(a) for a in metadata["acceptable_actions"]}
     required = bool(metadata["escalation_required"])
