@@ -4,7 +4,9 @@
                     [--benchmarks all|escalation]
 
 States coverage first (episodes, seeds, classes run of those in the split; a warning when partial;
-intervals and tests "n/a" below two seeds) and ends with every input not used and why. Groups decisions by model, prompt condition and controller variant (``model`` = the model's own
+intervals and tests "n/a" below two seeds) and ends with every input not used and why.
+
+Groups decisions by model, prompt condition and controller variant (``model`` = the model's own
 action, scored by ``escalation_scorer``; other names come from controller scorers) and writes
 ``report.md``, one CSV per table, the PNG figures and ``report.json`` with every number. Methods are
 in ``docs/report.md`` and :mod:`escbench_inspect.analysis.stats`.
