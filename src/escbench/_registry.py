@@ -27,6 +27,7 @@ def escalation(
     structured: bool = True,
     controller: str | None = None,
     recover_tool_calls: bool = False,
+    detectors: str | None = None,
     **unknown: object,
 ) -> Task:
     """All four task classes of the escalation benchmark."""
@@ -40,6 +41,7 @@ def escalation(
         structured=structured,
         controller=controller,
         recover_tool_calls=recover_tool_calls,
+        detectors=detectors,
     )
 
 
@@ -52,6 +54,7 @@ def _single_class(task_class: str):
         structured: bool = True,
         controller: str | None = None,
         recover_tool_calls: bool = False,
+        detectors: str | None = None,
         **unknown: object,
     ) -> Task:
         reject_unknown(task_class, unknown, task_parameters(build))
@@ -64,6 +67,7 @@ def _single_class(task_class: str):
             structured=structured,
             controller=controller,
             recover_tool_calls=recover_tool_calls,
+            detectors=detectors,
         )
 
     build.__doc__ = f"The {task_class} class of the escalation benchmark."

@@ -28,12 +28,16 @@ def escalation_task(
     controller: str | None = None,
     seeds: Sequence[SeedScenario] | None = None,
     recover_tool_calls: bool = False,
+    detectors: str | None = None,
 ) -> Task:
     """Escalation episodes of the chosen classes, split and variants, scored by action set.
 
     ``seeds`` (Python API only) replaces the packaged corpus, e.g. with a reviewer's own scenarios.
     ``recover_tool_calls`` (agent mode only; see ``agents.recovery``) turns a tool call the model
     wrote as bare JSON text into a real one; with ``solver=prompt`` it is rejected.
+    ``detectors`` (rule|model|both): the C/M/H source of the controller scorers (default: the one
+    each controller was tuned with). When any source is model or both, the task also records the
+    detector model's flags per sample (scorer ``model_detector``, model role ``detector``).
     """
     chosen_classes = enum_list("classes", classes, TaskClass)
     chosen_variants = enum_list("variants", variants, Variant)
@@ -42,6 +46,10 @@ def escalation_task(
     solver = choice("solver", solver, SOLVERS)
     structured = boolean("structured", structured)
     recover_tool_calls = boolean("recover_tool_calls", recover_tool_calls)
+    from escbench_inspect.scorers.model_detector import DETECTOR_SOURCES
+
+    if detectors is not None:
+        detectors = choice("detectors", detectors, DETECTOR_SOURCES)
     if recover_tool_calls and solver != "agent":
         raise TaskParameterError(
             "recover_tool_calls",
@@ -65,10 +73,16 @@ def escalation_task(
         dataset = escalation_dataset(split, chosen_classes, chosen_variants, seeds)
         task_solver, agent_scorers = decision_solver(prompt=prompt, structured=structured), []
     scorers: list[Scorer] = [escalation_scorer()]
+    sources = {detectors} if detectors else set()
     if controller is not None:
-        from escbench_inspect.scorers.controller import controller_scorers
+        from escbench_inspect.scorers.controller import controller_scorers, detector_sources
 
-        scorers.extend(controller_scorers(controller))
+        scorers.extend(controller_scorers(controller, detectors))
+        sources = sources or detector_sources(controller)
+    if sources - {"rule"}:
+        from escbench._scorers import model_detector
+
+        scorers.append(model_detector())
     scorers.extend(agent_scorers)
     return Task(
         dataset=dataset,
@@ -85,5 +99,6 @@ def escalation_task(
             "solver": solver,
             "structured": structured,
             "recover_tool_calls": recover_tool_calls,
+            "detectors": sorted(sources) or ["rule"],
         },
     )

@@ -9,7 +9,9 @@ import pytest
 from escbench_inspect.analysis.controller_detectors import (
     corpus_quality,
     corpus_samples,
+    load_paraphrase_set,
     load_stress_set,
+    paraphrase_quality,
     stress_quality,
 )
 from escbench_inspect.datasets.errors import DataFileError
@@ -61,6 +63,14 @@ def test_missing(text: str, expected: bool) -> None:
     assert detect(text).missing is expected
 
 
+def test_absence_of_an_administrative_item_is_not_missing_information() -> None:
+    assert not detect("Preferred pharmacy: [not recorded].").missing
+    assert not detect("Emergency contact: [left blank on the intake form].").missing
+    assert detect("Weight: [not recorded].").missing
+    full = load_lexicon()
+    assert detect("Preferred pharmacy: [not recorded].", full.restrict(["concept"])).missing
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -106,15 +116,23 @@ def _copy_lexicon(tmp_path: Path) -> Path:
     return target
 
 
-def test_bad_lexicon_names_file_entry_and_field(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("file", "old", "new", "named"),
+    [
+        ("missing.yaml", '"left blank"', '"(left blank"', ("missing.yaml", "blank_field", "terms")),
+        # a high-risk concept must name one of the file's body systems
+        ("high_risk.yaml", "system: cardiovascular", "system: cardiac", ("high_risk.yaml", "cardiac")),
+    ],
+)
+def test_bad_lexicon_names_file_entry_and_field(
+    tmp_path: Path, file: str, old: str, new: str, named: tuple[str, ...]
+) -> None:
     lexicon = _copy_lexicon(tmp_path)
-    path = lexicon / "missing.yaml"
-    text = path.read_text(encoding="utf-8").replace('"left blank"', '"(left blank"', 1)
-    path.write_text(text, encoding="utf-8")
+    path = lexicon / file
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
     with pytest.raises(DataFileError) as info:
         load_lexicon(lexicon)
-    message = str(info.value)
-    assert "missing.yaml" in message and "blank_field" in message and "terms" in message
+    assert all(word in str(info.value) for word in named), str(info.value)
 
 
 def test_restrict_to_concept_origin_drops_review_entries() -> None:
@@ -139,7 +157,9 @@ def test_stress_set_paraphrase_recall_and_controls() -> None:
 # statement, an immaterial blank field and a routine late message, so the precision that came from
 # layout is gone (C was 0.97/0.78, M 0.89/0.97, H 0.91/0.89 on the old corpus). These floors are
 # regression guards at the measured values, not the paper's figures.
-IN_BENCHMARK_FLOOR = {"conflict": (0.37, 0.59), "missing": (0.20, 1.00), "high_risk": (0.72, 0.92)}
+# Issue 15: M counts only absences about a needed (clinical) item — administrative blanks such as
+# "Preferred pharmacy: [not recorded]" are immaterial — which lifted M precision to 0.48.
+IN_BENCHMARK_FLOOR = {"conflict": (0.37, 0.59), "missing": (0.48, 1.00), "high_risk": (0.72, 0.92)}
 
 
 def test_in_benchmark_quality_floor() -> None:
@@ -150,3 +170,92 @@ def test_in_benchmark_quality_floor() -> None:
     for name, q in quality.items():
         floor = IN_BENCHMARK_FLOOR[name]
         assert q.precision >= floor[0] and q.recall >= floor[1], (name, q)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the same attribute, two values, two sources (no contradiction word anywhere)
+        (
+            "The discharge list says metoprolol 25 mg twice daily."
+            " The label reads metoprolol 50 mg twice daily.",
+            True,
+        ),
+        (
+            "The prescription reads methotrexate 15 mg once weekly."
+            " She says she takes methotrexate 15 mg daily.",
+            True,
+        ),
+        (
+            "The consent form says left knee arthroscopy. The MRI report shows a tear in the right knee.",
+            True,
+        ),
+        (
+            "The patient says his last dose was on 14 March. The MAR shows his last dose on 16 March.",
+            True,
+        ),
+        (
+            "The chart lists a penicillin allergy. The pharmacy profile says no known drug allergies.",
+            True,
+        ),
+        (
+            "The patient is allergic to sulfa drugs."
+            " Her daughter says she took co-trimoxazole without any problem.",
+            True,
+        ),
+        (
+            "The cardiologist stopped amiodarone in January."
+            " The pharmacy has refilled amiodarone every month.",
+            True,
+        ),
+        (
+            "Triage recorded a weight of 58 kg. The pharmacy profile has her weight as 85 kg.",
+            True,
+        ),
+        ("The parent said he weighs 40 lb. The nurse weighed him at 32 kg.", True),
+        # agreement, documented change, history, dated snapshots, different drugs: no conflict
+        ("The discharge list and the label both say metoprolol 25 mg twice daily.", False),
+        ("Metoprolol was increased from 25 mg to 50 mg twice daily at today's visit.", False),
+        ("Right knee replaced in 2019; now the left knee is painful.", False),
+        (
+            "Lisinopril was stopped and losartan started; the pharmacy filled losartan on Monday.",
+            False,
+        ),
+        ("Amiodarone was stopped in January and has not been refilled since.", False),
+        (
+            "Weight 12.4 kg measured today. Well-child summary generated 2025-02-19: weight 9.6 kg.",
+            False,
+        ),
+        ("The parent said he weighs 40 lb. The nurse weighed him at 18 kg.", False),
+        ("Allergy list: no known drug allergies. Record the reaction on the allergy list.", False),
+    ],
+)
+def test_structural_conflict(text: str, expected: bool) -> None:
+    result = detect(text)
+    assert result.conflict is expected, result.evidence
+    for e in result.evidence:
+        assert text[e.start : e.end] == e.text
+
+
+def test_structural_conflict_is_a_clinical_review_addition() -> None:
+    text = "Triage recorded a weight of 58 kg. The pharmacy profile has her weight as 85 kg."
+    lexicon = load_lexicon()
+    assert detect(text, lexicon).conflict
+    assert not detect(text, lexicon.restrict(["concept", "corpus_review"])).conflict
+
+
+def test_every_high_risk_term_has_a_body_system_source() -> None:
+    rows = [r for r in load_lexicon().term_sources() if r["detector"] == "high_risk"]
+    assert rows and all(r["system"] and r["system_source"] and r["source"] for r in rows)
+    systems = {r["system"] for r in rows}
+    assert {"cardiovascular", "headache", "back", "abdominal", "bleeding", "respiratory"} <= systems
+    assert {"ophthalmic", "neurology", "obstetric", "pediatric", "drug_reaction", "sepsis"} <= systems
+
+
+def test_paraphrase_benchmark_floor() -> None:
+    """Regression floor on the frozen paraphrase set (an upper bound: same author; see docs)."""
+    table = paraphrase_quality(load_paraphrase_set())
+    for name, row in table.items():
+        assert row["trigger"]["recall"] >= 0.95, name
+        assert row["paraphrase"]["recall"] >= 0.9, name
+        assert row["firing_controls"] == [], name

@@ -76,7 +76,7 @@ def test_task_parameter_applies_the_controller(run) -> None:
     for sample in log.samples:
         base = sample.scores["escalation_scorer"]
         ctl = sample.scores["controller_full"]
-        assert set(ctl.value) == KEYS
+        assert set(ctl.value) == KEYS | {"detector_failed"} and ctl.value["detector_failed"] == 0
         meta = ctl.metadata["controller"]
         assert set(meta) >= META and meta["name"] == "full"
         model = Action(meta["model_action"]) if meta["model_action"] else None
@@ -93,7 +93,8 @@ def test_task_parameter_applies_the_controller(run) -> None:
     def metric_names(scorer: str) -> set[tuple[str, str]]:
         return {(s.name, m) for s in log.results.scores if s.scorer == scorer for m in s.metrics}
 
-    assert metric_names("controller_full") == metric_names("escalation_scorer")
+    own = metric_names("escalation_scorer")
+    assert metric_names("controller_full") - own == {("detector_failed", "count")}
 
 
 def test_rescoring_with_named_variants(run) -> None:

@@ -37,6 +37,8 @@ def _records(rows: list[tuple], split: str = "dev") -> Records:
         action=np.array([-1 if r[4] is None else ACTIONS.index(r[4]) for r in rows]),
         acceptable=acceptable,
         required=acceptable[:, ACTIONS.index(Action.ESCALATE)],
+        consistency=np.ones(n),
+        entropy=np.zeros(n),
     )
 
 

@@ -125,7 +125,8 @@ def test_escbench_score_refuses_to_duplicate_and_replaces_on_request(
     assert main(["score", str(out), "--controller", str(controller_file), "--replace"]) == 0
     log = read_eval_log(str(out))
     assert sorted(log.samples[0].scores) == sorted({"escalation_scorer", *CONTROLLER_SCORERS})
-    assert len(log.results.scores) == 6 * 4  # six score keys per scorer, no duplicates
+    # six score keys per scorer (controllers add detector_failed, issue 15), no duplicates
+    assert len(log.results.scores) == 6 + 7 * 3
     assert [r.scorer for r in log.reductions].count("controller_full") == 1
 
 

@@ -6,7 +6,9 @@ detector_stress_set.yaml``) pairs a trigger phrase with an unseen paraphrase per
 negated/normal controls that must not fire. ``origins`` restricts the lexicon to entries of the given
 provenance, so the same table can be computed for the lexicon as first written (``concept`` only).
 
-Run: ``python -m escbench_inspect.analysis.controller_detectors [--origins concept] [--json]``.
+Run: ``python -m escbench_inspect.analysis.controller_detectors [--origins concept] [--json]``;
+``--paraphrase`` gives the paraphrase benchmark per concept family, ``--log LOG…`` the P/R of rule,
+model and both from logs that hold the detector model's flags.
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from escbench_inspect.datasets.errors import DataFileError, read_yaml, validated
 from escbench_inspect.scorers.detectors import (
@@ -32,6 +34,7 @@ from escbench_inspect.scorers.detectors import (
 )
 
 STRESS_FILE = Path(__file__).parents[1] / "scorers" / "detector_stress_set.yaml"
+PARAPHRASE_FILE = Path(__file__).parents[1] / "scorers" / "detector_paraphrase_set.yaml"
 
 
 class StressItem(BaseModel):
@@ -57,6 +60,167 @@ class StressSet(BaseModel):
 
 def load_stress_set(path: Path = STRESS_FILE) -> StressSet:
     return validated(StressSet, read_yaml(path), path)
+
+
+# ------------------------------------------------------------------------------------------------
+# Paraphrase benchmark (scorers/detector_paraphrase_set.yaml; documented in its header)
+# ------------------------------------------------------------------------------------------------
+
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "high_risk": (
+        "chest_pain",
+        "headache",
+        "back_pain",
+        "abdominal_pain",
+        "bleeding",
+        "breathing",
+        "vision",
+        "neurology",
+        "pregnancy",
+        "pediatrics",
+        "drug_reaction",
+        "sepsis",
+        "suicidality",
+        "lab_values",
+    ),
+    "conflict": ("dose", "side", "date", "allergy", "medication_status", "weight", "explicit_contradiction"),
+    "missing": (
+        "dose",
+        "frequency_route_duration",
+        "weight",
+        "allergy",
+        "lab_result",
+        "timing",
+        "record",
+        "identity_indication",
+    ),
+}
+PREFIX = {"high_risk": "h", "conflict": "c", "missing": "m"}
+ControlKind = Literal[
+    "negated",
+    "resolved",
+    "historical",
+    "hypothetical",
+    "normal",
+    "agreement",
+    "documented_change",
+    "present",
+]
+
+
+class _Entry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    detector: DetectorName
+    family: str
+
+    @model_validator(mode="after")
+    def _family_of_detector(self) -> _Entry:
+        if self.family not in FAMILIES[self.detector]:
+            allowed = ", ".join(FAMILIES[self.detector])
+            raise ValueError(f"family {self.family!r} is not one of {self.detector}'s ({allowed})")
+        if not self.id.startswith(PREFIX[self.detector]):
+            prefix = PREFIX[self.detector]
+            raise ValueError(f"id {self.id!r} of a {self.detector} entry must start with {prefix!r}")
+        return self
+
+
+class ParaphraseItem(_Entry):
+    concept: str = Field(min_length=1, description="The source concept the pair expresses.")
+    trigger: str = Field(min_length=1)
+    paraphrase: str = Field(min_length=1)
+
+
+class ParaphraseControl(_Entry):
+    kind: ControlKind
+    text: str = Field(min_length=1)
+
+
+class ParaphraseSet(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    version: Literal[1]
+    items: tuple[ParaphraseItem, ...] = Field(min_length=150)
+    controls: tuple[ParaphraseControl, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> ParaphraseSet:
+        ids = [e.id for e in (*self.items, *self.controls)]
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        if repeated:
+            raise ValueError(f"duplicate ids {repeated}")
+        return self
+
+
+def load_paraphrase_set(path: Path = PARAPHRASE_FILE) -> ParaphraseSet:
+    return validated(ParaphraseSet, read_yaml(path), path)
+
+
+FlagFunction = Callable[[str], dict[str, bool]]
+
+
+def rule_flags(lexicon: Lexicon | None = None) -> FlagFunction:
+    return lambda text: detect(text, lexicon).flags
+
+
+def paraphrase_quality(bench: ParaphraseSet, flags: FlagFunction | None = None) -> dict[str, dict]:
+    """Per detector: P/R on triggers and paraphrases, control FPR, and recall per concept family.
+
+    Positives are the detector's own items (trigger and paraphrase scored separately); negatives are
+    its controls plus the other detectors' items (a strict reading: a C text should not fire H).
+    """
+    flags = flags or rule_flags()
+    cache: dict[str, dict[str, bool]] = {}
+
+    def fired(text: str, name: str) -> bool:
+        if text not in cache:
+            cache[text] = flags(text)
+        return bool(cache[text][name])
+
+    result: dict[str, dict] = {}
+    for name in DETECTORS:
+        own = [i for i in bench.items if i.detector == name]
+        others = [t for i in bench.items if i.detector != name for t in (i.trigger, i.paraphrase)]
+        controls = [c for c in bench.controls if c.detector == name]
+        negatives = [fired(t, name) for t in others] + [fired(c.text, name) for c in controls]
+        row: dict = {"n": len(own), "controls": len(controls)}
+        for field_name in ("trigger", "paraphrase"):
+            hits = [fired(getattr(i, field_name), name) for i in own]
+            q = pr(hits + negatives, [True] * len(hits) + [False] * len(negatives))
+            row[field_name] = {"precision": q.precision, "recall": q.recall, "tp": q.tp, "fp": q.fp}
+            row[f"missed_{field_name}s"] = [i.id for i, hit in zip(own, hits, strict=True) if not hit]
+        ctrl = [fired(c.text, name) for c in controls]
+        row["control_fpr"] = sum(ctrl) / len(controls) if controls else float("nan")
+        row["firing_controls"] = [c.id for c, hit in zip(controls, ctrl, strict=True) if hit]
+        row["families"] = {
+            family: {
+                "n": len(members),
+                "trigger_recall": sum(fired(i.trigger, name) for i in members) / len(members),
+                "paraphrase_recall": sum(fired(i.paraphrase, name) for i in members) / len(members),
+            }
+            for family in FAMILIES[name]
+            if (members := [i for i in own if i.family == family])
+        }
+        result[name] = row
+    return result
+
+
+def format_paraphrase(table: dict[str, dict]) -> str:
+    lines = [
+        f"{'detector':<10} {'family':<26} {'n':>3} {'trig R':>6} {'para R':>6}",
+    ]
+    for name in DETECTORS:
+        row = table[name]
+        t, p = row["trigger"], row["paraphrase"]
+        lines.append(
+            f"{name:<10} {'ALL (P ' + format(p['precision'], '.2f') + ')':<26} {row['n']:>3} "
+            f"{t['recall']:6.2f} {p['recall']:6.2f}   control FPR {row['control_fpr']:.2f} "
+            f"({len(row['firing_controls'])}/{row['controls']})"
+        )
+        for family, f in row["families"].items():
+            lines.append(
+                f"{'':<10} {family:<26} {f['n']:>3} {f['trigger_recall']:6.2f} {f['paraphrase_recall']:6.2f}"
+            )
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -145,6 +309,37 @@ def stress_quality(stress: StressSet, lexicon: Lexicon | None = None) -> dict[st
 PAPER = {"conflict": (0.78, 0.73), "missing": (0.50, 0.83), "high_risk": (0.75, 0.83)}
 
 
+def log_detector_quality(paths: Sequence[str | Path]) -> dict:
+    """P/R of rule, model and both against the labels, from logs that hold ``model_detector`` scores.
+
+    One point per episode (its first epoch). Episodes whose detector model failed are left out of
+    model and both (and counted); rule is scored on the same episodes and on all of them.
+    """
+    from escbench_inspect.analysis.tune import read_log_rows, row_flags
+
+    rows, info = read_log_rows(paths, ["dev", "test"])
+    first: dict[str, dict] = {}
+    for row in rows:
+        first.setdefault(str(row["id"]), row)
+    episodes = list(first.values())
+    usable = [r for r in episodes if r.get("model_flags") is not None]
+    out: dict = {
+        "episodes": len(episodes),
+        "model_detector_failed": len(episodes) - len(usable),
+        "has_model_detector": info["model_detector"],
+    }
+    for source, chosen in (("rule_all", episodes), ("rule", usable), ("model", usable), ("both", usable)):
+        if source != "rule_all" and not info["model_detector"]:
+            continue
+        flags = [row_flags(r, source.removesuffix("_all")) for r in chosen]
+        truth = [labels(r["metadata"]) for r in chosen]
+        out[source] = {}
+        for i, name in enumerate(DETECTORS):
+            q = pr([bool(f[i]) for f in flags], [t[name] for t in truth])  # type: ignore[index]
+            out[source][name] = {"precision": q.precision, "recall": q.recall, "n": len(chosen)}
+    return out
+
+
 def quality_table(origins: Iterable[str] | None = None) -> dict:
     lexicon = default_lexicon() if origins is None else default_lexicon().restrict(origins)
     samples = corpus_samples()
@@ -196,7 +391,19 @@ def main(argv: list[str] | None = None) -> int:
         help="restrict the lexicon to entries of these origins",
     )
     parser.add_argument("--json", action="store_true", help="print the full table as JSON")
+    parser.add_argument("--paraphrase", action="store_true", help="the paraphrase benchmark per family")
+    parser.add_argument(
+        "--log", nargs="+", help="P/R of rule, model and both from logs with escbench/model_detector scores"
+    )
     args = parser.parse_args(argv)
+    if args.log:
+        print(json.dumps(log_detector_quality(args.log), indent=2))
+        return 0
+    if args.paraphrase:
+        lexicon = default_lexicon() if args.origins is None else default_lexicon().restrict(args.origins)
+        bench = paraphrase_quality(load_paraphrase_set(), rule_flags(lexicon))
+        print(json.dumps(bench, indent=2) if args.json else format_paraphrase(bench))
+        return 0
     table = quality_table(args.origins)
     print(json.dumps(table, indent=2) if args.json else format_table(table))
     return 0

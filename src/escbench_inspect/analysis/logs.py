@@ -252,14 +252,17 @@ def _decision_rows(samples: pd.DataFrame, log_info: dict[str, dict[str, Any]]) -
                     full_names[path] = _full_controller_names(path)
                 name = full_names[path].get((str(record["id"]), int(record["epoch"]), scorer), scorer)
             value = score["value"]
+            # a controller whose detector model failed left the sample unscored (NaN values)
+            detector_failed = _float(value.get("detector_failed")) == 1
             rows.append(
                 {
                     **base,
                     "scorer": scorer,
                     "controller": name,
-                    "errored": False,
-                    "action": score.get("answer") or "invalid",
+                    "errored": detector_failed,
+                    "action": ERROR_ACTION if detector_failed else score.get("answer") or "invalid",
                     **{key: _float(value.get(key)) for key in VALUE_KEYS},
+                    **({"error_message": "detector model failed; not scored"} if detector_failed else {}),
                 }
             )
     return rows

@@ -38,6 +38,7 @@ from escbench_inspect.analysis.stats import (
     Calibration,
     Ratio,
     RiskCoverage,
+    action_consistency,
     expected_calibration_error,
     failure_auroc,
     holm,
@@ -274,6 +275,7 @@ def build_report(inputs: list[str], options: ReportOptions) -> Report:
                 "ece": reliability[key].ece,
                 "auroc": failure_auroc(conf, correct),
                 "aurc": curves[key].aurc,
+                **consistency_calibration(rows),
             }
         )
 
@@ -298,6 +300,31 @@ def build_report(inputs: list[str], options: ReportOptions) -> Report:
     )
     report.hooked = _route_other_benchmarks(loaded, options)
     return report
+
+
+def consistency_calibration(rows: pd.DataFrame) -> dict[str, float]:
+    """Consistency confidence (share of an episode's epochs that chose its majority action) against
+    the majority action's correctness, one point per episode; NaN with a single epoch."""
+    epochs = int(rows.groupby("id")["epoch"].nunique().max()) if len(rows) else 0
+    empty = {"epochs": epochs, "consistency_episodes": 0}
+    nan = dict.fromkeys(("consistency_ece", "consistency_auroc", "mean_action_entropy"), math.nan)
+    if epochs < 2:
+        return {**empty, **nan}
+    agreement, correct, entropy = [], [], []
+    for _, episode in rows.groupby("id", sort=True):
+        found = action_consistency(episode["action"].astype(str).tolist())
+        agreement.append(found.agreement)
+        entropy.append(found.entropy)
+        chosen = episode[episode["action"].astype(str) == found.majority]
+        correct.append(bool(chosen["correct"].fillna(0).iloc[0] == 1))
+    conf, ok = np.asarray(agreement), np.asarray(correct)
+    return {
+        "epochs": epochs,
+        "consistency_episodes": len(conf),
+        "consistency_ece": expected_calibration_error(conf, ok).ece,
+        "consistency_auroc": failure_auroc(conf, ok),
+        "mean_action_entropy": float(np.mean(entropy)),
+    }
 
 
 def significance_tests(scored: pd.DataFrame, options: ReportOptions) -> tuple[pd.DataFrame, list[str]]:
@@ -495,6 +522,10 @@ def render_calibration(report: Report) -> str:
             _num(r["ece"], 3),
             _num(r["auroc"], 3),
             _num(r["aurc"], 3),
+            str(r["epochs"]),
+            _num(r["consistency_ece"], 3),
+            _num(r["consistency_auroc"], 3),
+            _num(r["mean_action_entropy"], 2),
         ]
         for _, r in report.calibration.iterrows()
     ]
@@ -508,6 +539,10 @@ def render_calibration(report: Report) -> str:
         "ECE",
         "AUROC",
         "AURC",
+        "Epochs",
+        "Consist. ECE",
+        "Consist. AUROC",
+        "Entropy",
     ]
     return markdown_table(header, rows)
 
@@ -664,7 +699,10 @@ def _result_lines(report: Report, n_sig: int) -> list[str]:
         "",
         "Stated confidence vs correctness, over decisions that state a confidence. ECE: 10 "
         "equal-width bins; AUROC of (1 − confidence) for predicting a wrong decision (0.5 = "
-        "chance); AURC: area under the risk–coverage curve (lower is better).",
+        "chance); AURC: area under the risk–coverage curve (lower is better). With Inspect epochs "
+        "(k > 1), consistency confidence = share of an episode's k actions that equal its majority "
+        "action, calibrated against the majority action's correctness (one point per episode); "
+        "entropy: mean action entropy in bits. Both are n/a with one epoch.",
         "",
         render_calibration(report),
         "",

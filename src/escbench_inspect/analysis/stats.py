@@ -21,12 +21,18 @@ Conventions (also in docs/report.md):
   distinct t from high to low; coverage = accepted / N, risk = error rate among the accepted.
   Tied confidences enter together. AURC = Σ_t (n_t / N) · risk(t), which is the usual
   ``(1/N) Σ_k risk@k`` when there are no ties.
+- **Consistency** (with Inspect epochs, k samples per episode). Confidence = the share of the k
+  actions that equal the episode's majority action; entropy = Shannon entropy (bits, scipy) of the
+  k actions, an invalid output counting as its own action. Ties for the majority go to the more
+  cautious action (Escalate, Ask_Clarification, Abstain, Answer, invalid). Calibrated against the
+  correctness of the majority action, one point per episode.
 """
 
 from __future__ import annotations
 
 import math
 import warnings
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -34,6 +40,30 @@ import numpy as np
 from scipy import stats as scipy_stats
 
 ECE_BINS = 10
+CAUTION_ORDER: tuple[str, ...] = ("Escalate", "Ask_Clarification", "Abstain", "Answer", "invalid")
+
+
+@dataclass(frozen=True)
+class Consistency:
+    """Agreement of an episode's k sampled actions."""
+
+    majority: str
+    agreement: float  # share of samples whose action is the majority action
+    entropy: float  # Shannon entropy of the action distribution, in bits
+    samples: int
+
+
+def action_consistency(actions: Sequence[str]) -> Consistency:
+    """Majority action, its share and the action entropy of one episode's samples."""
+    counts = Counter(actions)
+    if not counts:
+        raise ValueError("no actions")
+    top = max(counts.values())
+    tied = [a for a, n in counts.items() if n == top]
+    rank = {a: i for i, a in enumerate(CAUTION_ORDER)}
+    majority = min(tied, key=lambda a: (rank.get(a, len(rank)), a))
+    entropy = float(scipy_stats.entropy(list(counts.values()), base=2))
+    return Consistency(majority, top / len(actions), entropy, len(actions))
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,15 @@
 """Post hoc controller tuning from existing ``.eval`` logs (no model calls): ``escbench tune``.
 
 Records: each log sample's decision is re-parsed from its completion (``parse_decision``) and C/M/H
-are computed from its input (``detect``). Only samples of the requested splits are touched: the
-loader filters on ``metadata["split"]`` before it reads input or output, and ``grid_search``
-asserts that every record it receives is a development-split record.
+are computed from its input (``detect``) — or read from the log's ``model_detector`` score
+(``--detectors model``), or either (``both``); a sample whose detector model failed is left out and
+counted. With Inspect epochs, each record also carries its episode's consistency (the share of the
+episode's epochs that chose the majority action); ``--uncertainty consistency`` uses
+``1 − consistency`` as the uncertainty term instead of ``1 − stated confidence``. Only samples of
+the requested splits are touched: the loader filters on ``metadata["split"]`` before it reads input
+or output, and ``grid_search`` asserts that every record it receives is a development-split record.
+The comparison section tunes the full controller on dev for every detector source and uncertainty
+the logs support and evaluates each on test — still dev-only tuning.
 
 Grid: weights over {0, .25, .5, .75, 1}^4 (ablations fix w_U = 0, or w_C = w_M = w_H = 0) and,
 for each weight vector, thresholds over the values R takes on the tuning records plus "never".
@@ -27,18 +33,21 @@ from pathlib import Path
 
 import numpy as np
 
+from escbench_inspect.analysis.stats import action_consistency
 from escbench_inspect.datasets.schema import Action, TaskClass
 from escbench_inspect.scorers.controller import (
     FEATURES,
     INVALID_OUTPUT_RULE,
     MISSING_CONFIDENCE_RULE,
+    UNCERTAINTIES,
     ControllerConfig,
     ControllerFile,
     Thresholds,
     Weights,
 )
-from escbench_inspect.scorers.detectors import detect_flags
+from escbench_inspect.scorers.detectors import DETECTORS, detect_flags
 from escbench_inspect.scorers.escalation import C_FN_PRIMARY, C_FN_ROBUSTNESS
+from escbench_inspect.scorers.model_detector import DETECTOR_SOURCES
 from escbench_inspect.scorers.parse import parse_decision
 
 WEIGHT_LEVELS: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -74,6 +83,8 @@ class Records:
     action: np.ndarray  # int: index into ACTIONS, -1 invalid
     acceptable: np.ndarray  # (N, 4) bool
     required: np.ndarray  # bool: escalation required
+    consistency: np.ndarray  # float: share of the episode's epochs choosing its majority action
+    entropy: np.ndarray  # float: action entropy (bits) over the episode's epochs
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -95,7 +106,24 @@ class Records:
     @property
     def design(self) -> np.ndarray:
         """(N, 4) float matrix [C, M, H, 1 − confidence]."""
-        return np.column_stack([self.features.astype(float), self.uncertainty])
+        return self.design_for("stated")
+
+    def design_for(self, uncertainty: str) -> np.ndarray:
+        """[C, M, H, U] with U = 1 − stated confidence or 1 − consistency."""
+        if uncertainty == "stated":
+            u = self.uncertainty
+        elif uncertainty == "consistency":
+            u = 1.0 - self.consistency
+        else:
+            raise ValueError(f"unknown uncertainty {uncertainty!r} (one of {', '.join(UNCERTAINTIES)})")
+        return np.column_stack([self.features.astype(float), u])
+
+    @property
+    def epochs(self) -> int:
+        """Largest number of epochs of any episode (1: consistency is uninformative)."""
+        if not len(self.ids):
+            return 0
+        return int(np.unique(self.ids, return_counts=True)[1].max())
 
 
 def _input_text(sample_input: object) -> str:
@@ -104,9 +132,35 @@ def _input_text(sample_input: object) -> str:
     return "\n\n".join(getattr(m, "text", "") for m in sample_input if getattr(m, "role", "") == "user")
 
 
-def make_records(rows: Iterable[dict]) -> Records:
-    """Records from dicts with keys id, metadata, input, completion (used by the log reader)."""
+def row_flags(row: dict, detectors: str = "rule") -> tuple[int, int, int] | None:
+    """C/M/H of one row from the rules, the logged detector model, or both (None: model failed)."""
+    if detectors not in DETECTOR_SOURCES:
+        raise ValueError(f"unknown detectors {detectors!r} (one of {', '.join(DETECTOR_SOURCES)})")
+    rule = detect_flags(_input_text(row["input"])) if detectors != "model" else None
+    if detectors == "rule":
+        return rule
+    model = row.get("model_flags")
+    if model is None:
+        return None
+    flags = tuple(int(bool(model[n])) for n in DETECTORS)
+    return flags if rule is None else tuple(int(a or b) for a, b in zip(rule, flags, strict=True))  # type: ignore[return-value]
+
+
+def make_records(rows: Iterable[dict], detectors: str = "rule") -> Records:
+    """Records from dicts with keys id, metadata, input, completion (used by the log reader).
+
+    ``detectors`` model/both read ``row["model_flags"]``; rows without them (detector failed or
+    not run) must be filtered out first (:func:`usable_rows`). With several epochs per id, each
+    record carries its episode's consistency and action entropy (1.0 and 0.0 with one epoch).
+    """
+    rows = list(rows)
     cols: dict[str, list] = {k: [] for k in Records.__dataclass_fields__}
+    by_id: dict[str, list[str]] = {}
+    for row in rows:
+        decision = parse_decision(row["completion"])
+        action = decision.action.value if decision.action else "invalid"
+        by_id.setdefault(str(row["id"]), []).append(action)
+    agreement = {i: action_consistency(actions) for i, actions in by_id.items()}
     for row in rows:
         meta = row["metadata"]
         decision = parse_decision(row["completion"])
@@ -115,12 +169,17 @@ def make_records(rows: Iterable[dict]) -> Records:
         cols["task_class"].append(meta["task_class"])
         cols["variant"].append(meta["variant"])
         cols["split"].append(meta["split"])
-        cols["features"].append(detect_flags(_input_text(row["input"])))
+        flags = row_flags(row, detectors)
+        if flags is None:
+            raise ValueError(f"row {row['id']!r} has no detector-model flags (filter with usable_rows)")
+        cols["features"].append(flags)
         cols["confidence"].append(math.nan if decision.confidence is None else decision.confidence)
         cols["action"].append(INVALID if decision.action is None else ACTIONS.index(decision.action))
         ok = {Action(a) for a in meta["acceptable_actions"]}
         cols["acceptable"].append([a in ok for a in ACTIONS])
         cols["required"].append(bool(meta["escalation_required"]))
+        cols["consistency"].append(agreement[str(row["id"])].agreement)
+        cols["entropy"].append(agreement[str(row["id"])].entropy)
     return Records(
         ids=np.array(cols["ids"], dtype=str),
         seed=np.array(cols["seed"], dtype=str),
@@ -132,7 +191,18 @@ def make_records(rows: Iterable[dict]) -> Records:
         action=np.array(cols["action"], dtype=int),
         acceptable=np.array(cols["acceptable"], dtype=bool).reshape(-1, 4),
         required=np.array(cols["required"], dtype=bool),
+        consistency=np.array(cols["consistency"], dtype=float),
+        entropy=np.array(cols["entropy"], dtype=float),
     )
+
+
+def usable_rows(rows: Iterable[dict], detectors: str) -> tuple[list[dict], int]:
+    """Rows that have the flags ``detectors`` needs, and how many were left out (detector failed)."""
+    rows = list(rows)
+    if detectors == "rule":
+        return rows, 0
+    kept = [r for r in rows if r.get("model_flags") is not None]
+    return kept, len(rows) - len(kept)
 
 
 class MixedModelsError(ValueError):
@@ -166,7 +236,7 @@ def read_log_rows(
     headers = {str(path): read_eval_log(str(path), header_only=True).eval.model for path in paths}
     wanted = set(splits)
     rows: list[dict] = []
-    info: dict = {"logs": [], "models": set(), "skipped_other_split": 0}
+    info: dict = {"logs": [], "models": set(), "skipped_other_split": 0, "model_detector": False}
     for path in check_one_model(headers, model):
         log = read_eval_log(str(path))
         info["logs"].append(str(path))
@@ -179,7 +249,13 @@ def read_log_rows(
                 info["skipped_other_split"] += 1
                 continue
             completion = sample.output.completion if sample.output else None
-            rows.append({"id": sample.id, "metadata": meta, "input": sample.input, "completion": completion})
+            row = {"id": sample.id, "metadata": meta, "input": sample.input, "completion": completion}
+            detector = (sample.scores or {}).get("model_detector")
+            if detector is not None:
+                info["model_detector"] = True
+                failed = (detector.value or {}).get("detector_failed") != 0
+                row["model_flags"] = None if failed else (detector.metadata or {}).get("model_flags")
+            rows.append(row)
     info["models"] = sorted(info["models"])
     return rows, info
 
@@ -206,9 +282,11 @@ def weight_grid(variant: str = "full") -> np.ndarray:
     return grid
 
 
-def final_actions(records: Records, weights: Sequence[float], low: float, high: float) -> np.ndarray:
+def final_actions(
+    records: Records, weights: Sequence[float], low: float, high: float, uncertainty: str = "stated"
+) -> np.ndarray:
     """The controller's final action index per record (-1 invalid)."""
-    r = np.round(records.design @ np.asarray(weights, dtype=float), 9)
+    r = np.round(records.design_for(uncertainty) @ np.asarray(weights, dtype=float), 9)
     final = records.action.copy()
     answer_like = (final == ANSWER) | (final == INVALID)
     final = np.where((r >= low) & answer_like, ASK, final)
@@ -270,7 +348,9 @@ def assert_dev_only(records: Records) -> None:
         )
 
 
-def grid_search(records: Records, variant: str = "full", chunk: int = 256) -> GridResult:
+def grid_search(
+    records: Records, variant: str = "full", chunk: int = 256, uncertainty: str = "stated"
+) -> GridResult:
     """Exhaustive, vectorized search of weights × threshold pairs on development records.
 
     Phase 1 scores utility for every (weights, τ_high) — it does not depend on τ_low. Phase 2
@@ -296,7 +376,7 @@ def grid_search(records: Records, variant: str = "full", chunk: int = 256) -> Gr
     changed_esc = (a != ESCALATE).astype(float)
     changed_low = answer_like.astype(float)
 
-    r = np.round(grid @ records.design.T, 9)  # (W, N)
+    r = np.round(grid @ records.design_for(uncertainty).T, 9)  # (W, N)
     thr = np.concatenate([np.sort(r, axis=1), np.full((len(grid), 1), np.inf)], axis=1)  # (W, K)
     distinct = np.ones(thr.shape, dtype=bool)
     distinct[:, 1:] = thr[:, 1:] != thr[:, :-1]  # equal thresholds act identically
@@ -368,12 +448,21 @@ def _json_threshold(value: float) -> float | None:
     return None if math.isinf(value) else value
 
 
-def to_controller(result: GridResult, variant: str, tuned_on: dict, dev: Records) -> ControllerConfig:
+def to_controller(
+    result: GridResult,
+    variant: str,
+    tuned_on: dict,
+    dev: Records,
+    detectors: str = "rule",
+    uncertainty: str = "stated",
+) -> ControllerConfig:
     c, m, h, u = result.weights
-    actions = final_actions(dev, result.weights, result.low, result.high)
+    actions = final_actions(dev, result.weights, result.low, result.high, uncertainty)
     return ControllerConfig(
         name=variant,
         variant=variant,  # type: ignore[arg-type]
+        detectors=detectors,  # type: ignore[arg-type]
+        uncertainty=uncertainty,  # type: ignore[arg-type]
         weights=Weights(conflict=c, missing=m, high_risk=h, uncertainty=u),
         thresholds=Thresholds(low=_json_threshold(result.low), high=_json_threshold(result.high)),
         missing_confidence=MISSING_CONFIDENCE_RULE,
@@ -385,10 +474,12 @@ def to_controller(result: GridResult, variant: str, tuned_on: dict, dev: Records
 
 def apply_controller(records: Records, config: ControllerConfig) -> np.ndarray:
     t = config.thresholds
-    return final_actions(records, config.weights.vector(), t.low_value, t.high_value)
+    return final_actions(records, config.weights.vector(), t.low_value, t.high_value, config.uncertainty)
 
 
-def transfer(dev: Records, held_out_pool: Records, variant: str = "full") -> list[dict]:
+def transfer(
+    dev: Records, held_out_pool: Records, variant: str = "full", uncertainty: str = "stated"
+) -> list[dict]:
     """Tune on the dev records of three classes, evaluate on the fourth (one row per class)."""
     rows = []
     for task_class in TaskClass:
@@ -397,8 +488,8 @@ def transfer(dev: Records, held_out_pool: Records, variant: str = "full") -> lis
         target = held_out_pool.subset(held_out_pool.task_class == name)
         if len(train) == 0 or len(target) == 0:
             continue
-        result = grid_search(train, variant)
-        actions = final_actions(target, result.weights, result.low, result.high)
+        result = grid_search(train, variant, uncertainty=uncertainty)
+        actions = final_actions(target, result.weights, result.low, result.high, uncertainty)
         rows.append(
             {
                 "held_out_class": name,
@@ -415,22 +506,89 @@ def transfer(dev: Records, held_out_pool: Records, variant: str = "full") -> lis
     return rows
 
 
+def _records_for(rows: list[dict], detectors: str) -> tuple[Records, Records, int]:
+    """dev and test records for one detector source; rows whose detector model failed are left out."""
+    usable, excluded = usable_rows(rows, detectors)
+    # Partition before any feature is computed: tuning gets dev rows only (grid_search asserts it).
+    dev = make_records((r for r in usable if r["metadata"]["split"] == "dev"), detectors)
+    test = make_records((r for r in usable if r["metadata"]["split"] == "test"), detectors)
+    return dev, test, excluded
+
+
+def compare_controllers(rows: list[dict], info: dict, epochs: int) -> list[dict]:
+    """The full controller tuned on dev for each detector source and uncertainty the logs support,
+    evaluated on test (the confidence-only ablation too, for consistency uncertainty)."""
+    sources = ["rule", "model", "both"] if info.get("model_detector") else ["rule"]
+    common = (
+        np.array(sorted({str(r["id"]) for r in rows if r.get("model_flags") is not None}), dtype=str)
+        if info.get("model_detector")
+        else None
+    )
+    uncertainties = ["stated", "consistency"] if epochs > 1 else ["stated"]
+    out = []
+    for detectors in sources:
+        dev, test, excluded = _records_for(rows, detectors)
+        if not len(dev):
+            continue
+        for uncertainty in uncertainties:
+            for variant in ("full", "confidence_only") if uncertainty == "consistency" else ("full",):
+                if variant == "confidence_only" and detectors != "rule":
+                    continue  # no detectors involved: one row is enough
+                result = grid_search(dev, variant, uncertainty=uncertainty)
+                dev_actions = final_actions(dev, result.weights, result.low, result.high, uncertainty)
+                row = {
+                    "variant": variant,
+                    "detectors": detectors if variant == "full" else "none",
+                    "uncertainty": uncertainty,
+                    "weights": dict(zip(FEATURES, result.weights, strict=True)),
+                    "thresholds": {"low": _json_threshold(result.low), "high": _json_threshold(result.high)},
+                    "left_out_detector_failures": excluded,
+                    "dev": metrics(dev, dev_actions),
+                }
+                if len(test):
+                    actions = final_actions(test, result.weights, result.low, result.high, uncertainty)
+                    row["test"] = metrics(test, actions)
+                    row["test_model"] = metrics(test)
+                    if common is not None:  # the same test episodes for every source
+                        keep = np.isin(test.ids, common)
+                        row["test_common"] = metrics(test.subset(keep), actions[keep])
+                        row["test_model_common"] = metrics(test.subset(keep))
+                out.append(row)
+    return out
+
+
 def tune(
-    paths: Sequence[str | Path], transfer_split: str = "test", model: str | None = None
+    paths: Sequence[str | Path],
+    transfer_split: str = "test",
+    detectors: str = "rule",
+    uncertainty: str = "stated",
+    model: str | None = None,
 ) -> tuple[ControllerFile, dict]:
-    """Tune full/workflow-only/confidence-only controllers on dev; transfer; test evaluation."""
+    """Tune full/workflow-only/confidence-only controllers on dev; transfer; test evaluation;
+    the rule/model/both and stated/consistency comparison."""
+    if detectors not in DETECTOR_SOURCES:
+        raise SystemExit(f"--detectors must be one of {', '.join(DETECTOR_SOURCES)}")
+    if uncertainty not in UNCERTAINTIES:
+        raise SystemExit(f"--uncertainty must be one of {', '.join(UNCERTAINTIES)}")
     t0 = time.perf_counter()
     rows, info = read_log_rows(paths, ["dev", "test"], model)
     t_read = time.perf_counter() - t0
-    # Partition before any feature is computed: tuning gets dev rows only (grid_search asserts it).
-    dev = make_records(r for r in rows if r["metadata"]["split"] == "dev")
-    test = make_records(r for r in rows if r["metadata"]["split"] == "test")
+    if detectors != "rule" and not info["model_detector"]:
+        raise SystemExit(
+            f"--detectors {detectors} needs the detector model's flags in the log(s): run with "
+            "-T detectors=model --model-role detector=…, or add them with `inspect score LOG "
+            "--scorer escbench/model_detector --model-role detector=… --action append`"
+        )
+    dev, test, excluded = _records_for(rows, detectors)
     t_features = time.perf_counter() - t0 - t_read
     if len(dev) == 0:
         raise SystemExit(
             "no development-split samples in the log(s): run escbench/escalation with "
             "-T split=dev or -T split=all"
         )
+    epochs = max(dev.epochs, test.epochs)
+    if uncertainty == "consistency" and epochs < 2:
+        raise SystemExit("--uncertainty consistency needs logs run with --epochs k (k >= 2)")
     tuned_on = {
         "logs": info["logs"],
         "models": info["models"],
@@ -439,10 +597,17 @@ def tune(
         "seeds": sorted(set(dev.seed.tolist())),
         "objective": OBJECTIVE,
         "weight_levels": list(WEIGHT_LEVELS),
+        "detectors": detectors,
+        "uncertainty": uncertainty,
+        "epochs": epochs,
+        "left_out_detector_failures": excluded,
     }
     t1 = time.perf_counter()
     controllers = {
-        variant: to_controller(grid_search(dev, variant), variant, tuned_on, dev) for variant in ABLATIONS
+        variant: to_controller(
+            grid_search(dev, variant, uncertainty=uncertainty), variant, tuned_on, dev, detectors, uncertainty
+        )
+        for variant in ABLATIONS
     }
     t_grid = time.perf_counter() - t1
 
@@ -453,9 +618,13 @@ def tune(
         for variant, config in controllers.items():
             evaluation[variant] = metrics(test, apply_controller(test, config))
     pool = test if (transfer_split == "test" and len(test)) else dev
-    transfer_rows = transfer(dev, pool, "full")
+    transfer_rows = transfer(dev, pool, "full", uncertainty)
     file = ControllerFile(
-        controllers=controllers, tuned_on=tuned_on, transfer=transfer_rows, evaluation=evaluation
+        controllers=controllers,
+        tuned_on=tuned_on,
+        transfer=transfer_rows,
+        evaluation=evaluation,
+        comparison=compare_controllers(rows, info, epochs),
     )
     timings = {"read_logs_s": t_read, "detect_parse_s": t_features, "grid_3_variants_s": t_grid}
     return file, timings
@@ -476,6 +645,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="split of the held-out class used to evaluate transfer (tuning always uses dev)",
     )
     parser.add_argument(
+        "--detectors",
+        choices=DETECTOR_SOURCES,
+        default="rule",
+        help="C/M/H from the rules, the logged detector model (escbench/model_detector), or both",
+    )
+    parser.add_argument(
+        "--uncertainty",
+        choices=UNCERTAINTIES,
+        default="stated",
+        help="uncertainty term: 1 - stated confidence, or 1 - consistency over epochs (--epochs k)",
+    )
+    parser.add_argument(
         "--model",
         help="tune on this model's logs only (required when the logs come from several models)",
     )
@@ -490,7 +671,7 @@ def _fmt(m: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        file, timings = tune(args.logs, args.transfer_split, args.model)
+        file, timings = tune(args.logs, args.transfer_split, args.detectors, args.uncertainty, args.model)
     except MixedModelsError as error:
         print(f"escbench tune: {error}", file=sys.stderr)
         return 2
@@ -517,6 +698,16 @@ def run(args: argparse.Namespace) -> int:
             f"model {row['model']['utility_5']:+.3f}  controller "
             f"{row['controller']['utility_5']:+.3f}  missed {row['controller']['missed_rate']:.2f}"
         )
+    for row in file.comparison:
+        label = f"{row['variant']}/{row['detectors']}/{row['uncertainty']}"
+        if "test_common" in row:
+            print(f"compare {label:<32} test* {_fmt(row['test_common'])}")
+        elif "test" in row:
+            print(f"compare {label:<32} test {_fmt(row['test'])}")
+        else:
+            print(f"compare {label:<32} dev  {_fmt(row['dev'])}")
+    if any("test_common" in r for r in file.comparison):
+        print("test*: the test episodes on which the detector model did not fail (same for every row)")
     print(f"wrote {out}")
     print(json.dumps({"timings_s": timings}))
     return 0
