@@ -19,7 +19,7 @@ from escbench_inspect.testing import decision_json, log_metrics, scripted_model
 ALWAYS_ESCALATE = scripted_model(lambda messages: decision_json("Escalate", 0.8))
 EXPECTED_METRICS = {
     "correct/mean",
-    "correct/stderr",
+    "correct/clustered_stderr",
     "escalated/escalation_sensitivity",
     "escalated/missed_escalation_rate",
     "escalated/escalation_specificity",

@@ -31,7 +31,6 @@ from inspect_ai.scorer import (
     Target,
     mean,
     scorer,
-    stderr,
 )
 from inspect_ai.solver import TaskState
 
@@ -39,6 +38,7 @@ from escbench_inspect.datasets.schema import Action
 from escbench_inspect.scorers.metrics import (
     by_class,
     by_variant,
+    clustered_stderr,
     count,
     escalation_sensitivity,
     escalation_specificity,
@@ -165,11 +165,11 @@ def decision_score(decision: Decision, metadata: dict, **extra_metadata: object)
 
 
 def escalation_metrics() -> dict[str, list]:
-    """Metrics per score key; accuracy and utility get seed-clustered standard errors."""
+    """Metrics per score key; accuracy and utility get seed-clustered standard errors (NaN with one seed)."""
     return {
         "correct": [
             mean(),
-            stderr(cluster=CLUSTER),
+            clustered_stderr(CLUSTER),
             by_variant(),
             by_class(),
         ],
@@ -181,8 +181,8 @@ def escalation_metrics() -> dict[str, list]:
             n_not_required(),
             by_variant(),
         ],
-        "utility_5": [mean(), stderr(cluster=CLUSTER)],
-        "utility_10": [mean(), stderr(cluster=CLUSTER)],
+        "utility_5": [mean(), clustered_stderr(CLUSTER)],
+        "utility_10": [mean(), clustered_stderr(CLUSTER)],
         "invalid": [mean(), count()],
         "confidence": [mean_present()],
     }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from inspect_ai.scorer import Metric, SampleScore, grouped, mean, metric, value_to_float
+from inspect_ai.scorer import Metric, SampleScore, grouped, mean, metric, stderr, value_to_float
 
 _to_float = value_to_float()
 
@@ -99,6 +99,22 @@ def mean_present() -> Metric:
             if isinstance(s.score.value, (int, float)) and math.isfinite(s.score.value)
         ]
         return sum(values) / len(values) if values else math.nan
+
+    return compute
+
+
+@metric
+def clustered_stderr(cluster: str) -> Metric:
+    """Inspect's ``stderr(cluster=cluster)``, but NaN when the scores span fewer than two clusters.
+
+    Inspect returns 0.0 for a single cluster (its finite-cluster correction divides by C − 1), which
+    reads as "no uncertainty"; with one seed the uncertainty is unknown, so it is NaN here.
+    """
+    inner = stderr(cluster=cluster)
+
+    def compute(scores: list[SampleScore]) -> float:
+        clusters = {(s.sample_metadata or {}).get(cluster) for s in scores}
+        return math.nan if len(clusters) < 2 else inner(scores)
 
     return compute
 
