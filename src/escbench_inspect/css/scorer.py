@@ -33,7 +33,6 @@ from inspect_ai.scorer import (
     mean,
     metric,
     scorer,
-    stderr,
 )
 from inspect_ai.solver import TaskState
 from inspect_ai.util import json_schema
@@ -46,6 +45,7 @@ from escbench_inspect.css.solver import (
     check_self_judge,
     model_identity,
 )
+from escbench_inspect.scorers.metrics import clustered_stderr
 
 CSS_LEVELS: tuple[float, ...] = (0.0, 0.5, 1.0)
 # what each level means (the judge prompt's definitions, shortened for the explanation)
@@ -241,7 +241,7 @@ def intervention() -> Metric:
 
 @scorer(
     metrics={
-        "css": [mean(), stderr(cluster="case_id"), family(), intervention()],
+        "css": [mean(), clustered_stderr("case_id"), family(), intervention()],
         "css_judge_failed": [judge_failures()],
     }
 )
