@@ -32,9 +32,7 @@ def output_with_usage(text: str, model: str = "mockllm/model") -> ModelOutput:
 def scripted_model(policy: Policy, name: str = "model", **model_args: Any) -> Model:
     """A mockllm model whose reply is ``policy(messages)``, chosen per input (not a shared iterator)."""
 
-    def respond(
-        messages: list[ChatMessage], tools: Any, tool_choice: Any, config: Any
-    ) -> ModelOutput:
+    def respond(messages: list[ChatMessage], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
         return output_with_usage(policy(messages), model=f"mockllm/{name}")
 
     return get_model(f"mockllm/{name}", custom_outputs=respond, memoize=False, **model_args)
@@ -55,9 +53,8 @@ def last_user_text(messages: list[ChatMessage]) -> str:
 def log_metrics(log: Any) -> dict[str, float]:
     """``{"<score key>/<metric>": value}`` from an eval log's results.
 
-    Inspect namespaces a metric by the installed package that defines it, which differs between an
-    editable install (``escalation_sensitivity``) and a regular one
-    (``escbench_inspect/escalation_sensitivity``); the namespace is dropped here.
+    The escbench metrics are named ``escbench/<metric>`` in the log (editable and regular
+    installs alike, see :mod:`escbench.metrics`); the namespace is dropped here for brevity.
     """
     return {
         f"{score.name}/{name.rsplit('/', 1)[-1]}": metric.value

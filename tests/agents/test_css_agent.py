@@ -10,10 +10,11 @@ from inspect_ai import eval
 from inspect_ai.event import SpanBeginEvent, ToolEvent
 from inspect_ai.model import ChatMessage, ChatMessageTool, get_model
 
-from escbench._registry import css_agent
+from escbench.tasks import css_agent
 from escbench_inspect.agents.css import retrieved_but_ignored
 from escbench_inspect.agents.scripted import Step, scripted_agent_model, step_index
 from escbench_inspect.css.dataset import chart_sections
+from escbench_inspect.params import TaskParameterError
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "css"))
 from helpers import Grader  # noqa: E402
@@ -43,15 +44,15 @@ def test_default_selection_is_100_family_d_tuples() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"limit": 0}, "limit must be a positive integer"),
-        ({"max_turns": 1}, "max_turns must be an integer >= 2"),
-        ({"max_section_bytes": "8k"}, "max_section_bytes must be an integer"),
-        ({"families": "Z"}, "families: unknown"),
-        ({"limt": 5}, "limt"),
+        ({"limit": 0}, "parameter 'limit'; accepted: a positive integer"),
+        ({"max_turns": 1}, "parameter 'max_turns'; accepted: an integer >= 2"),
+        ({"max_section_bytes": "8k"}, "parameter 'max_section_bytes'; accepted: an integer"),
+        ({"families": "Z"}, "parameter 'families'; accepted: A, B, C, D, E"),
+        ({"limt": 5}, "'limt' \\(did you mean 'limit'"),
     ],
 )
 def test_bad_parameters_fail_clearly(kwargs: dict, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(TaskParameterError, match=message):
         css_agent(**kwargs)
 
 

@@ -13,7 +13,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageTool
 
-from escbench._registry import escalation, triage
+from escbench.tasks import escalation, triage
 from escbench_inspect.agents.escalation import (
     CHART_METADATA_KEY,
     ESCALATION_CHART,

@@ -13,7 +13,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageAssistant, get_model
 from inspect_ai.tool import ToolCall
 
-from escbench._registry import css_agent, triage
+from escbench.tasks import css_agent, triage
 from escbench_inspect.agents.recovery import (
     RECOVERED_KEY,
     RECOVERY_NOTE,

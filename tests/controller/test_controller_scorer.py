@@ -8,7 +8,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai import score as inspect_score
 
-from escbench._scorers import controller_full, controller_workflow_only
+from escbench.scorers import controller_full, controller_workflow_only
 from escbench_inspect.analysis.controller_scripted import answer_biased_policy
 from escbench_inspect.datasets.schema import Action
 from escbench_inspect.scorers.controller import (
@@ -94,7 +94,7 @@ def test_task_parameter_applies_the_controller(run) -> None:
         return {(s.name, m) for s in log.results.scores if s.scorer == scorer for m in s.metrics}
 
     own = metric_names("escalation_scorer")
-    assert metric_names("controller_full") - own == {("detector_failed", "count")}
+    assert metric_names("controller_full") - own == {("detector_failed", "escbench/count")}
 
 
 def test_rescoring_with_named_variants(run) -> None:

@@ -23,7 +23,7 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
 from posthoc_helpers import PROVIDERS, RECORDED_GRADER, relabel, scripted_grader
 
-from escbench._scorers import controller_full
+from escbench.scorers import controller_full
 from escbench_inspect.analysis.controller_scripted import answer_biased_policy
 from escbench_inspect.cli import main
 from escbench_inspect.css.agreement import rejudge, summarize

@@ -18,7 +18,7 @@ import pytest
 import yaml
 from inspect_ai import eval
 
-from escbench._registry import triage
+from escbench.tasks import triage
 from escbench_inspect.datasets.assembly import default_seeds
 from escbench_inspect.datasets.export import episodes_jsonl
 from escbench_inspect.datasets.schema import SeedScenario

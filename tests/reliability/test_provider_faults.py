@@ -19,7 +19,7 @@ import pytest
 from inspect_ai import Task, eval, eval_retry
 from inspect_ai.log import EvalLog
 
-from escbench._registry import triage
+from escbench.tasks import triage
 
 SCORER = "escalation_scorer"
 

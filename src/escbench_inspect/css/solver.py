@@ -28,6 +28,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from escbench_inspect.css.dataset import chart_sections
 from escbench_inspect.css.prompts import RECOMMENDER_SYSTEM, RECOMMENDER_USER
 from escbench_inspect.css.render import render_chart
+from escbench_inspect.params import ModelRoleError
 
 STORE_BASELINE = "css:baseline"
 STORE_MUTATED = "css:mutated"
@@ -101,7 +102,7 @@ def check_self_judge(grader: Model | str, evaluated: Model | str, allow: bool) -
     """
     same = model_identity(grader) == model_identity(evaluated)
     if same and not allow:
-        raise ValueError(
+        raise ModelRoleError(
             f"Refusing to let {model_identity(evaluated)} judge itself: bind a different grader "
             "with --model-role grader=<provider/model>, or pass -T allow_self_judge=true "
             "(recorded in the log)."

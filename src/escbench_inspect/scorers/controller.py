@@ -32,11 +32,11 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from escbench.metrics import count
 from escbench_inspect.datasets.errors import DataFileError
 from escbench_inspect.datasets.schema import Action
 from escbench_inspect.scorers.detectors import detect
 from escbench_inspect.scorers.escalation import escalation_metrics, output_status, score_values
-from escbench_inspect.scorers.metrics import count
 from escbench_inspect.scorers.model_detector import (
     DETECTOR_SOURCES,
     DetectorSource,
@@ -281,6 +281,6 @@ def controller_scorers(path: str, detectors: str | None = None) -> list[Scorer]:
         return [controller_scorer(path, detectors=detectors)]
     # The per-variant scorers are registered in the `escbench` package (stable names across
     # editable and regular installs); imported here lazily to keep the library import-light.
-    from escbench._scorers import VARIANT_SCORERS
+    from escbench.scorers import VARIANT_SCORERS
 
     return [VARIANT_SCORERS[n](path, detectors=detectors) for n in VARIANTS if n in names]

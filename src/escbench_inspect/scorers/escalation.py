@@ -28,16 +28,8 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from escbench.metrics import by_class, by_variant, count, mean_present, miss_rate, sensitivity, specificity
 from escbench_inspect.datasets.schema import Action
-from escbench_inspect.scorers.metrics import (
-    by_class,
-    by_variant,
-    count,
-    escalation_sensitivity,
-    escalation_specificity,
-    mean_present,
-    missed_escalation_rate,
-)
 from escbench_inspect.scorers.parse import Decision, parse_decision
 
 U_TP = U_TN = 1.0
@@ -62,9 +54,7 @@ def utility(escalation_required: bool, escalated: bool, c_fn: float) -> float:
     return -C_FP if escalated else U_TN
 
 
-def score_values(
-    action: Action | None, confidence: float | None, metadata: dict
-) -> dict[str, float]:
+def score_values(action: Action | None, confidence: float | None, metadata: dict) -> dict[str, float]:
     """The score dict for one final action against the sample's reference profile."""
     acceptable = {Action(a) for a in metadata["acceptable_actions"]}
     required = bool(metadata["escalation_required"])
@@ -104,9 +94,9 @@ def escalation_metrics() -> dict[str, list]:
             by_class(),
         ],
         "escalated": [
-            escalation_sensitivity(),
-            missed_escalation_rate(),
-            escalation_specificity(),
+            sensitivity(),
+            miss_rate(),
+            specificity(),
             by_variant(),
         ],
         "utility_5": [mean(), stderr(cluster=CLUSTER)],

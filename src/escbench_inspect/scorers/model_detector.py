@@ -27,9 +27,9 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import json_schema
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from escbench.metrics import count
 from escbench_inspect.css.scorer import JudgeFailure, parse_json_reply
 from escbench_inspect.scorers.detectors import DETECTORS, DetectorName, detect, strip_headers_keep_offsets
-from escbench_inspect.scorers.metrics import count
 
 DetectorSource = Literal["rule", "model", "both"]
 DETECTOR_SOURCES: tuple[DetectorSource, ...] = ("rule", "model", "both")
