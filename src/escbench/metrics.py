@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from inspect_ai.scorer import Metric, metric
 
-from escbench_inspect.scorers.metrics import conditional_mean, flag_count, mean_by, mean_of_present
+from escbench_inspect.scorers.metrics import (
+    conditional_mean,
+    flag_count,
+    mean_by,
+    mean_of_present,
+    stderr_over_clusters,
+    subset_size,
+)
 
 
 @metric(name="sensitivity")
@@ -27,8 +34,29 @@ def miss_rate() -> Metric:
 
 @metric(name="specificity")
 def specificity() -> Metric:
-    """Share of episodes not requiring escalation on which the agent did not escalate."""
+    """Share of episodes not requiring escalation on which the agent did not escalate.
+
+    NaN when every episode of the run requires escalation (``n_not_required`` is then 0).
+    """
     return conditional_mean(required=False, flip=True)
+
+
+@metric(name="n_required")
+def n_required() -> Metric:
+    """Number of escalation-required episodes: the denominator of sensitivity and miss rate."""
+    return subset_size(required=True)
+
+
+@metric(name="n_not_required")
+def n_not_required() -> Metric:
+    """Number of episodes not requiring escalation: the denominator of specificity."""
+    return subset_size(required=False)
+
+
+@metric(name="clustered_stderr")
+def clustered_stderr(cluster: str) -> Metric:
+    """Standard error clustered by ``cluster`` (Inspect's), NaN with fewer than two clusters."""
+    return stderr_over_clusters(cluster)
 
 
 @metric(name="mean_present")

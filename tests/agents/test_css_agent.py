@@ -76,8 +76,10 @@ def test_baseline_and_mutated_agents_read_their_own_chart(tmp_path: Path) -> Non
         assert original != mutated
         assert sample.store["css:baseline"].endswith(original)
         assert sample.store["css:mutated"].endswith(mutated)
-        spans = [e.name for e in sample.events if isinstance(e, SpanBeginEvent)]
-        assert "baseline" in spans and "mutated" in spans
+        spans = [e for e in sample.events if isinstance(e, SpanBeginEvent)]
+        names = {e.id: e.name for e in spans}
+        # each agent run sits in the paired solver's "baseline" / "mutated" span
+        assert [names.get(e.parent_id) for e in spans if e.name == "chart_agent"] == ["baseline", "mutated"]
         tool_events = [e for e in sample.events if isinstance(e, ToolEvent)]
         assert [e.function for e in tool_events].count("read_chart_section") == 4
         assert sample.scores["css_judge"].value["css"] == 1  # the judge is unchanged

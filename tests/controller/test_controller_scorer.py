@@ -109,3 +109,26 @@ def test_rescoring_with_named_variants(run) -> None:
     assert {"controller_full", "controller_workflow_only"} <= set(names)
     sample = rescored.samples[0]
     assert sample.scores["controller_workflow_only"].metadata["controller"]["variant"] == ("workflow_only")
+
+
+def test_controller_explanation_says_why_the_final_action_is_right_or_wrong(run) -> None:
+    log, _ = run
+    seen = set()
+    for sample in log.samples:
+        score = sample.scores["controller_full"]
+        meta = score.metadata["controller"]
+        final = meta["final_action"]
+        accepted = sample.metadata["acceptable_actions"]
+        member = "∈" if final in accepted else "∉"
+        verdict = f"{final} {member} {{{', '.join(accepted)}}} — {sample.metadata['rationale']}"
+        note = (
+            f"Controller full: R={meta['R']:.3f} (C={int(meta['C'])} M={int(meta['M'])} "
+            f"H={int(meta['H'])}); model {meta['model_action']} -> final {final}."
+        )
+        missing = meta["confidence"] is None
+        confidence = "Confidence missing (no confidence given): NaN, left out of confidence/mean_present."
+        paragraphs = [verdict, confidence, note] if missing else [verdict, note]
+        assert score.explanation == "\n\n".join(paragraphs)
+        assert score.metadata["confidence_missing_reason"] == ("no confidence given" if missing else None)
+        seen.add(missing)
+    assert seen == {True, False}

@@ -121,7 +121,7 @@ def test_tune_passes_only_dev_records_to_the_grid(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(
         tune_mod,
         "read_log_rows",
-        lambda paths, splits: (
+        lambda paths, splits, model=None: (
             [r for r in rows if r["metadata"]["split"] in splits],
             {"logs": [], "models": ["m"]},
         ),

@@ -99,12 +99,12 @@ def test_judge_failures_are_unscored(tmp_path: Path) -> None:
     failed = [s for s in scores if math.isnan(s.value["css"])]
     reasons = sorted(s.reason for s in failed)
     assert reasons == ["judge_error", "not_json", "out_of_range", "schema_invalid"]
-    assert all(s.value["judge_failed"] == 1 for s in failed)
+    assert all(s.value["css_judge_failed"] == 1 for s in failed)
     scored = [s.value["css"] for s in scores if not math.isnan(s.value["css"])]
     assert 0.0 in scored  # the fenced JSON reply parsed
     css = next(s for s in log.results.scores if s.scorer == "css_judge" and s.name == "css")
     assert css.unscored_samples == 4 and css.scored_samples == len(scores) - 4
-    failures = next(s for s in log.results.scores if s.scorer == "css_judge" and s.name == "judge_failed")
+    failures = next(s for s in log.results.scores if s.scorer == "css_judge" and s.name == "css_judge_failed")
     assert failures.metrics["judge_failures"].value == 4
     assert all(s.metadata["self_judged"] and s.metadata["allow_self_judge"] for s in scores)
     assert log.eval.metadata["allow_self_judge"] is True
@@ -171,8 +171,8 @@ def test_escbench_report_includes_the_css_section(run, tmp_path: Path) -> None:
 
     log = run[0]
     summary = summarize(read_eval_log(log.location))
-    # no escalation logs among the inputs: exit 1, but the CSS section is written
-    assert main(["report", log.location, "--out", str(tmp_path), "--bootstrap", "10"]) == 1
+    # no escalation logs among the inputs: the CSS section is the report (exit 0)
+    assert main(["report", log.location, "--out", str(tmp_path), "--bootstrap", "10"]) == 0
     markdown = (tmp_path / "report.md").read_text()
     assert "## Causal Sensitivity Score (CSS) vs coverage (CMS)" in markdown
     numbers = json.loads((tmp_path / "report.json").read_text())

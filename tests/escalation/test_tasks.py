@@ -19,10 +19,12 @@ from escbench_inspect.testing import decision_json, log_metrics, scripted_model
 ALWAYS_ESCALATE = scripted_model(lambda messages: decision_json("Escalate", 0.8))
 EXPECTED_METRICS = {
     "correct/mean",
-    "correct/stderr",
+    "correct/clustered_stderr",
     "escalated/sensitivity",
     "escalated/miss_rate",
     "escalated/specificity",
+    "escalated/n_required",
+    "escalated/n_not_required",
     "utility_5/mean",
     "utility_10/mean",
     "invalid/mean",

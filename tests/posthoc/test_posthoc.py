@@ -167,7 +167,7 @@ def test_rejudge_needs_only_the_graders_credentials(
     for old, new in zip(before.samples, log.samples, strict=True):
         assert new.scores["css_judge"] == old.scores["css_judge"]  # first judge kept
         assert new.scores["cms_judge"] == old.scores["cms_judge"]
-        assert new.scores["css_judge1"].value == {"css": 0.5, "judge_failed": 0}
+        assert new.scores["css_judge1"].value == {"css": 0.5, "css_judge_failed": 0}
         assert new.scores["css_judge1"].metadata["grader"] == "mockllm/second-judge"
         assert not math.isnan(new.scores["cms_judge1"].value["cms"])
     assert summarize(before).css == 1.0

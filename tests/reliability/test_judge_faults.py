@@ -74,14 +74,20 @@ def test_valid_css_levels_still_parse() -> None:
 ITEMS = ["a", "b"]
 CMS_REPLIES = {
     "prose": ("Both items are covered.", "not_json"),
-    "missing_item": ('{"items": [{"id": "a", "covered": true}], "rationale": "r"}',
-                     "schema_invalid"),
-    "unknown_item": ('{"items": [{"id": "a", "covered": true}, {"id": "z", "covered": true}], '
-                     '"rationale": "r"}', "schema_invalid"),
-    "duplicate_item": ('{"items": [{"id": "a", "covered": true}, {"id": "a", "covered": false}, '
-                       '{"id": "b", "covered": true}], "rationale": "r"}', "schema_invalid"),
-    "partial_coverage": ('{"items": [{"id": "a", "covered": 0.5}, {"id": "b", "covered": true}], '
-                         '"rationale": "r"}', "schema_invalid"),
+    "missing_item": ('{"items": [{"id": "a", "covered": true}], "rationale": "r"}', "schema_invalid"),
+    "unknown_item": (
+        '{"items": [{"id": "a", "covered": true}, {"id": "z", "covered": true}], "rationale": "r"}',
+        "schema_invalid",
+    ),
+    "duplicate_item": (
+        '{"items": [{"id": "a", "covered": true}, {"id": "a", "covered": false}, '
+        '{"id": "b", "covered": true}], "rationale": "r"}',
+        "schema_invalid",
+    ),
+    "partial_coverage": (
+        '{"items": [{"id": "a", "covered": 0.5}, {"id": "b", "covered": true}], "rationale": "r"}',
+        "schema_invalid",
+    ),
     "items_not_a_list": ('{"items": {"a": true, "b": false}, "rationale": "r"}', "schema_invalid"),
     "empty_items": ('{"items": [], "rationale": "r"}', "schema_invalid"),
 }
@@ -118,8 +124,9 @@ def test_grader_faults_end_to_end_are_unscored_and_counted(tmp_path: Path) -> No
 
     cases = ["nsclc-001", "breast-002"]  # 1 + 3 tuples
     task = css_task(cases=cases)
-    hang_on = next(s.metadata["change_summary"] for s in task.dataset
-                   if s.metadata["case_id"] == "breast-002")
+    hang_on = next(
+        s.metadata["change_summary"] for s in task.dataset if s.metadata["case_id"] == "breast-002"
+    )
     cms_calls: list[str] = []
 
     def recommend(input: Any, tools: Any, tool_choice: Any, config: Any) -> Any:  # noqa: A002
@@ -139,16 +146,25 @@ def test_grader_faults_end_to_end_are_unscored_and_counted(tmp_path: Path) -> No
             await asyncio.sleep(5)  # never answers within the attempt timeout
         return _reply('{"score": 1, "rationale": "updated as expected"}')
 
-    grader = get_model("mockllm/grader", custom_outputs=grade, memoize=False,
-                       config=GenerateConfig(attempt_timeout=1, max_retries=1))
-    log = eval(task, model=get_model("mockllm/model", custom_outputs=recommend, memoize=False),
-               model_roles={"grader": grader}, log_dir=str(tmp_path), display="none")[0]
+    grader = get_model(
+        "mockllm/grader",
+        custom_outputs=grade,
+        memoize=False,
+        config=GenerateConfig(attempt_timeout=1, max_retries=1),
+    )
+    log = eval(
+        task,
+        model=get_model("mockllm/model", custom_outputs=recommend, memoize=False),
+        model_roles={"grader": grader},
+        log_dir=str(tmp_path),
+        display="none",
+    )[0]
     assert log.status == "success"
     samples = log.samples or []
     assert len(samples) == 4 and all(s.error is None for s in samples)
 
     cms = [s.scores["cms_judge"] for s in samples]
-    assert all(math.isnan(s.value["cms"]) and s.value["judge_failed"] == 1 for s in cms)
+    assert all(math.isnan(s.value["cms"]) and s.value["cms_judge_failed"] == 1 for s in cms)
     assert {s.reason for s in cms} == {"judge_error", "not_json"}
 
     css = [s.scores["css_judge"] for s in samples]
@@ -160,11 +176,11 @@ def test_grader_faults_end_to_end_are_unscored_and_counted(tmp_path: Path) -> No
 
     results = {(r.scorer, r.name): r for r in log.results.scores}
     assert results[("cms_judge", "cms")].unscored_samples == 4
-    assert results[("cms_judge", "judge_failed")].metrics["case_count"].value == 2  # per case
+    assert results[("cms_judge", "cms_judge_failed")].metrics["case_count"].value == 2  # per case
     css_result = results[("css_judge", "css")]
     assert css_result.unscored_samples == len(hung)
     assert css_result.metrics["mean"].value == 1.0  # failures excluded, not averaged in as 0
-    assert results[("css_judge", "judge_failed")].metrics["judge_failures"].value == len(hung)
+    assert results[("css_judge", "css_judge_failed")].metrics["judge_failures"].value == len(hung)
 
 
 def _grader_reply(text: str, call: int) -> Any:
@@ -173,8 +189,9 @@ def _grader_reply(text: str, call: int) -> Any:
 
     if "Consensus items" in text:
         ids = re.findall(r"^([a-z0-9_]+) \| ", text, re.MULTILINE)
-        return _reply(json.dumps({"items": [{"id": i, "covered": True} for i in ids],
-                                  "rationale": "all covered"}))
+        return _reply(
+            json.dumps({"items": [{"id": i, "covered": True} for i in ids], "rationale": "all covered"})
+        )
     return _reply('{"score": 0.5, "rationale": "partly updated"}')
 
 
@@ -191,9 +208,15 @@ def test_css_eval_retry_completes_every_tuple_exactly_once(faults, tmp_path: Pat
     mutated_chart = render_chart(chart_sections(*failing, "short"))
     faults.CONTAINS.append((mutated_chart, faults.raises("provider exploded")))
 
-    first = eval("escbench/css", task_args={"cases": cases}, model="escfault/model",
-                 model_roles={"grader": "escfault/grader"}, log_dir=str(tmp_path),
-                 display="none", fail_on_error=False)[0]
+    first = eval(
+        "escbench/css",
+        task_args={"cases": cases},
+        model="escfault/model",
+        model_roles={"grader": "escfault/grader"},
+        log_dir=str(tmp_path),
+        display="none",
+        fail_on_error=False,
+    )[0]
     assert first.status == "success"
     errored = [s for s in first.samples or [] if s.error is not None]
     assert [(s.metadata["case_id"], s.metadata["intervention_id"]) for s in errored] == [failing]

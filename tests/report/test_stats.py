@@ -51,17 +51,32 @@ def test_seed_bootstrap_degenerate_and_reproducible() -> None:
 
 
 def test_seed_bootstrap_ratio_skips_undefined_resamples() -> None:
-    # sensitivity: only seed "x" has escalation-required episodes; resamples without "x" are
-    # undefined and skipped, the rest give exactly 0.5
-    escalated = np.array([1.0, 0.0, 1.0, 1.0])
-    required = np.array([1.0, 1.0, 0.0, 0.0])
+    # sensitivity: seeds "x" and "z" have escalation-required episodes; resamples without either
+    # are undefined and skipped, the others lie between z's 0.0 and x's 1.0
+    escalated = np.array([1.0, 1.0, 1.0, 1.0, 0.0, 0.0])
+    required = np.array([1.0, 1.0, 0.0, 0.0, 1.0, 1.0])
     result = seed_bootstrap(
-        ["x", "x", "y", "y"],
+        ["x", "x", "y", "y", "z", "z"],
         {"sens": Ratio(escalated * required, required)},
         300,
         np.random.default_rng(1),
     )["sens"]
-    assert (result.value, result.low, result.high) == (0.5, 0.5, 0.5)
+    assert (result.value, result.low, result.high) == (0.5, 0.0, 1.0)
+
+
+def test_seed_bootstrap_gives_no_interval_below_two_contributing_seeds() -> None:
+    # one seed overall, or one seed with escalation-required episodes: resampling can only
+    # reproduce the point estimate, so the interval is undefined rather than [v, v]
+    one = seed_bootstrap(["a"] * 4, {"acc": _mean([1, 0, 1, 1])}, 300, np.random.default_rng(1))["acc"]
+    assert one.value == 0.75 and math.isnan(one.low) and math.isnan(one.high)
+    required = np.array([1.0, 1.0, 0.0, 0.0])
+    sens = seed_bootstrap(
+        ["x", "x", "y", "y"],
+        {"sens": Ratio(np.array([1.0, 0.0, 0.0, 0.0]), required)},
+        300,
+        np.random.default_rng(1),
+    )["sens"]
+    assert sens.value == 0.5 and math.isnan(sens.low) and math.isnan(sens.high)
 
 
 def test_resample_weights_draw_every_seed_count_once_per_resample() -> None:
@@ -174,8 +189,34 @@ def test_signflip_pvalue_hand_computed() -> None:
     assert signflip_pvalue(np.array([1.0, 2.0, 3.0])) == pytest.approx(0.25)
 
 
+def test_paired_wilcoxon_needs_two_seeds() -> None:
+    single = paired_wilcoxon([1.0], [0.0])
+    assert math.isnan(single.statistic) and math.isnan(single.pvalue)
+    assert (single.n_pairs, single.mean_difference, single.note) == (1, -1.0, "fewer than 2 paired seeds")
+    assert scipy_stats.wilcoxon([-1.0]).pvalue == 1.0  # what scipy would have printed
+
+
 def test_paired_wilcoxon_degenerate_cases() -> None:
     same = paired_wilcoxon([0.5, 1.0, 0.0], [0.5, 1.0, 0.0])
     assert (same.pvalue, same.n_nonzero, same.note) == (1.0, 0, "all differences are zero")
     empty = paired_wilcoxon([], [])
     assert empty.n_pairs == 0 and math.isnan(empty.pvalue)
+
+
+def test_clustered_stderr_is_nan_with_one_cluster_and_matches_inspect_otherwise() -> None:
+    from inspect_ai.scorer import SampleScore, Score, stderr
+
+    from escbench.metrics import clustered_stderr
+
+    def scores(seeds: list[str], values: list[float]) -> list[SampleScore]:
+        return [
+            SampleScore(score=Score(value=v), sample_id=str(i), sample_metadata={"seed_id": s})
+            for i, (s, v) in enumerate(zip(seeds, values, strict=True))
+        ]
+
+    one_seed = scores(["s1"] * 4, [1.0, 0.0, 1.0, 0.0])
+    assert stderr(cluster="seed_id")(one_seed) == 0.0  # Inspect's value, which reads as certainty
+    assert math.isnan(clustered_stderr("seed_id")(one_seed))
+    two_seeds = scores(["s1", "s1", "s2", "s2"], [1.0, 1.0, 0.0, 1.0])
+    assert clustered_stderr("seed_id")(two_seeds) == pytest.approx(stderr(cluster="seed_id")(two_seeds))
+    assert clustered_stderr("seed_id")(two_seeds) > 0

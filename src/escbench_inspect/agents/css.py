@@ -35,6 +35,7 @@ from escbench_inspect.params import TaskParameterError, boolean, require_model_r
 CSS_CHART = ChartVocabulary({name: SECTION_TITLES[name] for name in SECTION_NAMES})
 RUNS: tuple[str, ...] = ("baseline", "mutated")
 VARIANT = "react_agent"
+AGENT_SPAN = "chart_agent"
 DEFAULT_FAMILIES = "D"
 DEFAULT_LIMIT = 100
 
@@ -76,7 +77,9 @@ def agent_recommend(limits: AgentLimits | None = None, recover_tool_calls: bool 
             model=request.model,
             recover_tool_calls=recover_tool_calls,
         )
-        state = await run(agent, [ChatMessageUser(content=AGENT_USER)], name=name)
+        # the paired solver wraps each run in a span named "baseline"/"mutated"; the agent's own
+        # span inside it is named after the agent
+        state = await run(agent, [ChatMessageUser(content=AGENT_USER)], name=AGENT_SPAN)
         submitted = was_submitted(instance)
         counts = call_counts(instance) if recover_tool_calls else None
         usage = tool_usage(state.messages, CSS_CHART.names, submitted, counts)

@@ -71,6 +71,29 @@ def _label_bars(ax: plt.Axes, bars, values, tops, size: float) -> None:
         )
 
 
+def _label_bars_vertical(ax: plt.Axes, bars, values, size: float) -> None:
+    """Value on top of each bar, written upwards so neighbouring labels never overlap: a label's
+    width is one line of text, which the caller keeps below the bar's width."""
+    for bar, value in zip(bars, values, strict=True):
+        text = "n/a" if not math.isfinite(value) else f"{value:.2f}"
+        ax.annotate(
+            text,
+            (bar.get_x() + bar.get_width() / 2, value if math.isfinite(value) else 0.0),
+            xytext=(0, 2),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+            rotation=90,
+            fontsize=size,
+        )
+
+
+def _bar_width_points(fig: plt.Figure, ax: plt.Axes, width: float) -> float:
+    """Width in points of a bar ``width`` data units wide."""
+    left, right = ax.get_xlim()
+    return width / (right - left) * ax.get_position().width * fig.get_figwidth() * 72
+
+
 def figure1(report: Report, out_dir: Path) -> str:
     """Late-risk sensitivity per model, one bar per prompt × controller, with 95% CI."""
     table = report.late_risk
@@ -147,6 +170,7 @@ def figure2(report: Report, out_dir: Path) -> str:
         len(prompts), 1, figsize=(width_in, 3.0 * len(prompts) + 0.6), sharex=True, squeeze=False
     )
     width = 0.8 / len(models)
+    labelled: list[tuple[plt.Axes, object, list[float]]] = []
     for ax, prompt in zip(axes[:, 0], prompts, strict=True):
         part = table[table["prompt"] == prompt].set_index("model")
         for i, model in enumerate(models):
@@ -165,10 +189,9 @@ def figure2(report: Report, out_dir: Path) -> str:
                 linewidth=0.5,
                 label=names[model],
             )
-            if len(models) <= 4:
-                _label_bars(ax, bars, values, values, 7)
+            labelled.append((ax, bars, values))
         ax.set_xticks(np.arange(len(VARIANTS)), [v.replace("_", "-") for v in VARIANTS])
-        ax.set_ylim(0, 1.12)
+        ax.set_ylim(0, 1.25)
         ax.set_ylabel("Decision accuracy")
         ax.set_title(f"prompt: {prompt}", fontsize=10, loc="left")
         _style(ax)
@@ -182,6 +205,10 @@ def figure2(report: Report, out_dir: Path) -> str:
     )
     fig.suptitle("Fig. 2 — Decision accuracy by variant (model's own action)")
     fig.tight_layout()
+    size = min(7.0, 0.8 * _bar_width_points(fig, axes[0, 0], width))
+    if size >= 4.5:  # otherwise the bars are too narrow for legible labels: the CSV has the values
+        for ax, bars, values in labelled:
+            _label_bars_vertical(ax, bars, values, size)
     return _save(fig, out_dir, "fig2_accuracy_by_variant.png")
 
 

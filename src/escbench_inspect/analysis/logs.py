@@ -70,6 +70,7 @@ def resolve_paths(inputs: list[str]) -> tuple[list[str], list[dict[str, str]]]:
             if not logs:
                 missing.append({"path": item, "reason": "directory holds no Inspect logs"})
             found.extend(logs)
+            missing.extend(_other_files(path, logs))
         elif path.is_file():
             found.append(str(path.resolve()))
         else:
@@ -78,12 +79,28 @@ def resolve_paths(inputs: list[str]) -> tuple[list[str], list[dict[str, str]]]:
     return unique, missing
 
 
+def _other_files(directory: Path, logs: list[str]) -> list[dict[str, str]]:
+    """Files under ``directory`` that are not Inspect logs (hidden files and Inspect's own
+    ``logs.json`` listing excepted), each with the reason it is not read."""
+    listed = {Path(p.removeprefix("file://")).resolve() for p in logs}
+    other = []
+    for file in sorted(directory.rglob("*")):
+        relative = file.relative_to(directory)
+        if not file.is_file() or file.resolve() in listed or file.name == "logs.json":
+            continue
+        if any(part.startswith(".") for part in relative.parts):
+            continue
+        kind = file.suffix or "no extension"
+        other.append({"path": str(file), "reason": f"not an Inspect log file ({kind})"})
+    return other
+
+
 def _read_headers(paths: list[str]) -> tuple[pd.DataFrame, list[dict[str, str]]]:
     """evals_df of all paths; on failure, file by file so one bad file skips only itself."""
     if not paths:
         return pd.DataFrame(), []
     try:
-        return evals_df(paths, quiet=True), []
+        frame, bad = evals_df(paths, quiet=True), []
     except Exception:  # noqa: BLE001 — isolate the unreadable file below
         frames, bad = [], []
         for path in paths:
@@ -91,7 +108,27 @@ def _read_headers(paths: list[str]) -> tuple[pd.DataFrame, list[dict[str, str]]]
                 frames.append(evals_df(path, quiet=True))
             except Exception as error:  # noqa: BLE001
                 bad.append({"path": path, "reason": f"not a readable Inspect log ({error})"})
-        return (pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()), bad
+        frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    frame = pd.concat([frame, _same_eval_logs(paths, _plain_paths(frame), {b["path"] for b in bad})])
+    return _plain_paths(frame.reset_index(drop=True)), bad
+
+
+def _plain_paths(frame: pd.DataFrame) -> pd.DataFrame:
+    if not len(frame):
+        return frame
+    return frame.assign(log=[str(p).removeprefix("file://") for p in frame["log"]])
+
+
+def _same_eval_logs(paths: list[str], frame: pd.DataFrame, bad: set[str]) -> pd.DataFrame:
+    """Headers of the inputs ``evals_df`` left out because another input has the same eval id (a
+    copy, or a re-scored / re-judged version): read one by one so that none is dropped unseen."""
+    read = set(frame["log"]) if len(frame) else set()
+    left_out = [p for p in paths if p not in read and p not in bad]
+    return (
+        pd.concat([evals_df(p, quiet=True) for p in left_out], ignore_index=True)
+        if left_out
+        else frame.iloc[:0]
+    )
 
 
 def _task_metadata(raw: object) -> dict[str, Any]:
@@ -231,36 +268,42 @@ def _decision_rows(samples: pd.DataFrame, log_info: dict[str, dict[str, Any]]) -
     return rows
 
 
-def load_decisions(inputs: list[str]) -> LoadedLogs:
-    """Read every escalation decision from the given log files and directories."""
+def _headers_by_benchmark(
+    inputs: list[str],
+) -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, str]]]:
+    """Header records per escbench benchmark (from the task metadata), and every input that is
+    not an escbench log, with its reason."""
     paths, skipped = resolve_paths(inputs)
     headers, unreadable = _read_headers(paths)
     skipped.extend(unreadable)
-    notes: list[str] = []
-    other: dict[str, list[str]] = {}
-    log_info: dict[str, dict[str, Any]] = {}
+    found: dict[str, list[dict[str, Any]]] = {}
     for record in headers.to_dict("records") if len(headers) else []:
+        benchmark = benchmark_of(_task_metadata(record.get("metadata")))
+        if benchmark:
+            found.setdefault(benchmark, []).append(record)
+        else:
+            reason = f"not an escbench log (task {record.get('task_name')!r})"
+            skipped.append({"path": record["log"], "reason": reason})
+    return found, skipped
+
+
+def logs_by_benchmark(inputs: list[str]) -> tuple[dict[str, list[str]], list[dict[str, str]]]:
+    """Log paths per escbench benchmark, and every input that is not an escbench log, with its reason."""
+    found, skipped = _headers_by_benchmark(inputs)
+    return {name: [r["log"] for r in records] for name, records in found.items()}, skipped
+
+
+def load_decisions(inputs: list[str]) -> LoadedLogs:
+    """Read every escalation decision from the given log files and directories."""
+    found, skipped = _headers_by_benchmark(inputs)
+    notes: list[str] = []
+    other = {name: [r["log"] for r in records] for name, records in found.items() if name != BENCHMARK}
+    log_info: dict[str, dict[str, Any]] = {}
+    for record in found.get(BENCHMARK, []):
         path = record["log"]
         metadata = _task_metadata(record.get("metadata"))
-        benchmark = benchmark_of(metadata)
-        if benchmark != BENCHMARK:
-            if benchmark:
-                other.setdefault(benchmark, []).append(path)
-            else:
-                skipped.append(
-                    {
-                        "path": path,
-                        "reason": f"not an escbench log (task {record.get('task_name')!r})",
-                    }
-                )
-            continue
         status = record.get("status")
-        total, completed = record.get("total_samples"), record.get("completed_samples")
-        if status != "success":
-            notes.append(
-                f"{Path(path).name}: log status is {status!r} ({completed} of {total} samples "
-                "completed); the samples it holds are used"
-            )
+        total = record.get("total_samples")
         log_info[path] = {
             "path": path,
             "model": record.get("model"),
@@ -274,6 +317,9 @@ def load_decisions(inputs: list[str]) -> LoadedLogs:
             "variants": metadata.get("variants"),
             "escbench_version": metadata.get("escbench_version"),
             "total_samples": total,
+            "dataset_episodes": record.get("dataset_samples"),
+            "error": str(record.get("error_message") or "").strip(),
+            "eval_id": record.get("eval_id"),
         }
     if not log_info:
         return LoadedLogs(_empty_decisions(), [], skipped, notes, other)
@@ -284,10 +330,60 @@ def load_decisions(inputs: list[str]) -> LoadedLogs:
     decisions = pd.DataFrame(_decision_rows(samples, log_info)) if len(samples) else _empty_decisions()
     for path, info in log_info.items():
         info["samples_read"] = int((samples["log"] == path).sum()) if len(samples) else 0
+    decisions = _skip_failed_runs(decisions, log_info, skipped, notes)
     decisions, duplicate_notes = _drop_duplicates(decisions)
     notes.extend(duplicate_notes)
+    for path in list(log_info):
+        if len(decisions) and (decisions["log"] == path).any():
+            continue
+        twins = [
+            Path(p).name
+            for p, i in log_info.items()
+            if p != path and i["eval_id"] == log_info[path]["eval_id"]
+        ]
+        if twins:
+            reason = f"same eval id as {', '.join(sorted(twins))} (a copy): its decisions are read once"
+        elif log_info[path]["samples_read"]:
+            reason = "every decision in it is also in a newer log"
+        else:
+            reason = "the log holds no samples"
+        skipped.append({"path": path, "reason": reason})
+        del log_info[path]
     _check_hashes(log_info, notes)
     return LoadedLogs(decisions, list(log_info.values()), skipped, notes, other)
+
+
+def _skip_failed_runs(
+    decisions: pd.DataFrame,
+    log_info: dict[str, dict[str, Any]],
+    skipped: list[dict[str, str]],
+    notes: list[str],
+) -> pd.DataFrame:
+    """Leave out logs of runs that did not succeed and hold no scored decision (their samples are
+    the failure, not the model's decisions); a failed run with scored samples is used, with a note."""
+    for path, info in list(log_info.items()):
+        if info["status"] == "success":
+            continue
+        mine = decisions["log"] == path if len(decisions) else pd.Series(dtype=bool)
+        scored = int((~decisions.loc[mine, "errored"].astype(bool)).sum()) if mine.any() else 0
+        if scored:
+            notes.append(
+                f"{Path(path).name}: log status is {info['status']!r} ({scored} scored decisions of "
+                f"{info['total_samples']} samples); the scored samples are used"
+            )
+            continue
+        error = info["error"].splitlines()
+        skipped.append(
+            {
+                "path": path,
+                "reason": f"run did not succeed (status {info['status']!r}) and holds no scored sample"
+                + (f" ({error[-1][:200]})" if error else ""),
+            }
+        )
+        del log_info[path]
+        if mine.any():
+            decisions = decisions[~mine].reset_index(drop=True)
+    return decisions
 
 
 def _empty_decisions() -> pd.DataFrame:

@@ -1,6 +1,10 @@
 """``escbench report``: the paper's tables, statistics and figures from escalation logs alone.
 
     escbench report LOG_DIR_OR_FILES… --out DIR [--split test|dev|all] [--seed N] [--bootstrap N]
+                    [--benchmarks all|escalation]
+
+States coverage first (episodes, seeds, classes run of those in the split; a warning when partial;
+intervals and tests "n/a" below two seeds) and ends with every input not used and why.
 
 Groups decisions by model, prompt condition and controller variant (``model`` = the model's own
 action, scored by ``escalation_scorer``; other names come from controller scorers) and writes
@@ -21,6 +25,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +46,7 @@ from escbench_inspect.analysis.stats import (
     risk_coverage,
     seed_bootstrap,
 )
+from escbench_inspect.datasets.escalation import select_episodes
 from escbench_inspect.datasets.schema import Action, Variant
 from escbench_inspect.scorers.escalation import C_FN_PRIMARY, C_FN_ROBUSTNESS, utility
 
@@ -110,6 +116,7 @@ class ReportOptions:
     errored: str = "invalid"  # "invalid": a wrong, non-escalating decision; "exclude": left out
     alpha: float = 0.05
     condition: str = "uncertainty"  # prompt condition of the significance tests
+    benchmarks: str = "all"  # "escalation": other benchmarks' logs are skipped, not given a section
 
 
 @dataclass
@@ -129,6 +136,7 @@ class Report:
     late_risk: pd.DataFrame
     reliability: dict[tuple[str, str, str], Calibration]
     curves: dict[tuple[str, str, str], RiskCoverage]
+    coverage: pd.DataFrame = field(default_factory=pd.DataFrame)  # per model × prompt
     hooked: dict[str, list[str]] = field(default_factory=dict)  # benchmark -> logs for its hook
     sections: list[ReportSection] = field(default_factory=list)  # filled by write_report
     figures: dict[str, str] = field(default_factory=dict)  # key -> path relative to the report
@@ -271,6 +279,7 @@ def build_report(inputs: list[str], options: ReportOptions) -> Report:
             }
         )
 
+    coverage = coverage_table(decisions, options.split)
     significance, sig_notes = significance_tests(scored, options)
     notes.extend(sig_notes)
     report = Report(
@@ -287,8 +296,9 @@ def build_report(inputs: list[str], options: ReportOptions) -> Report:
         late_risk=pd.DataFrame(late_rows),
         reliability=reliability,
         curves=curves,
+        coverage=coverage,
     )
-    report.hooked = _route_other_benchmarks(loaded)
+    report.hooked = _route_other_benchmarks(loaded, options)
     return report
 
 
@@ -360,15 +370,58 @@ def significance_tests(scored: pd.DataFrame, options: ReportOptions) -> tuple[pd
                 )
     table = pd.DataFrame(rows)
     if len(table):
-        table["p_holm"] = holm(table["p_value"].tolist())
+        table["p_holm"] = holm(table["p_value"].tolist())  # untested (NaN) rows stay out of the family
         table["significant"] = table["p_holm"] < options.alpha
+        untested = table[table["p_value"].isna()]
+        for (model, prompt), part in untested.groupby(["model", "prompt"]):
+            notes.append(
+                f"{model} / {prompt}: {len(part)} paired test(s) not run (n/a): "
+                f"{part['seeds'].max()} paired seed(s), a test needs at least 2"
+            )
     return table, notes
 
 
-def _route_other_benchmarks(loaded: LoadedLogs) -> dict[str, list[str]]:
+@cache
+def split_corpus(split: str) -> tuple[int, int, tuple[str, ...]]:
+    """Episodes, seeds and classes of ``split`` in the packaged corpus (the coverage denominators)."""
+    episodes = select_episodes(split)
+    classes = sorted({e.task_class.value for e in episodes})
+    return len(episodes), len({e.seed_id for e in episodes}), tuple(classes)
+
+
+def coverage_table(decisions: pd.DataFrame, split: str) -> pd.DataFrame:
+    """Per model × prompt: episodes, seeds, classes and variants run, beside the split's totals."""
+    total_episodes, total_seeds, all_classes = split_corpus(split)
+    rows = []
+    for (model, prompt), part in decisions.groupby(["model", "prompt"], sort=True):
+        classes = sorted(set(part["task_class"].dropna()))
+        variants = _order(part["variant"].dropna(), VARIANTS)
+        episodes, seeds = part["id"].nunique(), part["seed_id"].nunique()
+        rows.append(
+            {
+                "model": model,
+                "prompt": prompt,
+                "episodes": episodes,
+                "split_episodes": total_episodes,
+                "seeds": seeds,
+                "split_seeds": total_seeds,
+                "classes": ",".join(classes),
+                "split_classes": ",".join(all_classes),
+                "variants": ",".join(variants),
+                "partial": episodes < total_episodes or seeds < total_seeds,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _route_other_benchmarks(loaded: LoadedLogs, options: ReportOptions) -> dict[str, list[str]]:
     """Logs of benchmarks with a section hook; the others are recorded as skipped."""
     hooked: dict[str, list[str]] = {}
     for benchmark, paths in sorted(loaded.other_benchmarks.items()):
+        if options.benchmarks == "escalation":
+            reason = f"{benchmark} log; --benchmarks escalation was asked"
+            loaded.skipped.extend({"path": p, "reason": reason} for p in paths)
+            continue
         if benchmark in SECTION_HOOKS:
             hooked[benchmark] = paths
             continue
@@ -390,7 +443,7 @@ def _num(value: float, digits: int = 2) -> str:
 
 def _p(value: float) -> str:
     if not math.isfinite(value):
-        return "–"
+        return "n/a"
     return f"{value:.1e}" if value < 1e-3 else f"{value:.4f}"
 
 
@@ -399,7 +452,7 @@ def _ci(row: pd.Series, name: str) -> str:
     if not math.isfinite(value):
         return "–"
     if not (math.isfinite(low) and math.isfinite(high)):
-        return _num(value)
+        return f"{_num(value)} [n/a]"
     return f"{_num(value)} [{_num(low)}, {_num(high)}]"
 
 
@@ -507,10 +560,10 @@ def render_significance(report: Report) -> str:
             _num(r["clean_accuracy"]),
             _num(r["perturbed_accuracy"]),
             _num(r["mean_difference"]),
-            _num(r["statistic"], 1),
+            _num(r["statistic"], 1) if math.isfinite(r["statistic"]) else "n/a",
             _p(r["p_value"]),
             _p(r["p_holm"]),
-            "yes" if r["significant"] else "no",
+            ("yes" if r["significant"] else "no") if math.isfinite(r["p_holm"]) else "n/a",
         ]
         for _, r in table.iterrows()
     ]
@@ -534,6 +587,7 @@ def render_markdown(report: Report, sections: list[ReportSection]) -> str:
     o = report.options
     sig = report.significance
     n_sig = int(sig["significant"].sum()) if len(sig) else 0
+    skipped = report.loaded.skipped
     used = report.loaded.logs
     errored = (
         "counted as wrong, non-escalating decisions" if o.errored == "invalid" else "left out of the metrics"
@@ -548,21 +602,30 @@ def render_markdown(report: Report, sections: list[ReportSection]) -> str:
         f"or {C_FN_ROBUSTNESS:g} (10:1). Controller `model` is the model's own action.",
         "",
         f"Inputs: {len(used)} escalation log(s), {len(report.groups)} model × prompt × controller "
-        f"group(s); {len(report.loaded.skipped)} input(s) skipped.",
+        f"group(s), {sum(len(p) for p in report.hooked.values())} log(s) in other sections; "
+        f"{len(skipped)} input(s) not used (listed under *What was skipped and why*).",
         "",
     ]
     if report.groups:
-        lines += _result_lines(report, n_sig)
+        lines += coverage_lines(report) + _result_lines(report, n_sig)
+    elif report.hooked:
+        lines += [
+            f"No {o.split}-split escalation decisions were found in the inputs; this report holds "
+            f"only the section(s) of the other benchmark log(s): {', '.join(sorted(report.hooked))}.",
+            "",
+        ]
     else:
         lines += [f"**No {o.split}-split escalation decisions were found in the inputs.**", ""]
     for section in sections:
         lines += [f"## {section.title}", "", section.markdown, ""]
     lines += ["## What was skipped and why", ""]
-    if report.loaded.skipped or report.notes:
-        lines += [f"- `{Path(s['path']).name}`: {s['reason']}" for s in report.loaded.skipped]
-        lines += [f"- {note}" for note in report.notes]
+    if skipped:
+        lines += [f"{len(skipped)} input(s) not used:", ""]
+        lines += [f"- `{Path(s['path']).name}`: {s['reason']}" for s in skipped]
     else:
-        lines.append("Nothing was skipped.")
+        lines.append("Every input was used.")
+    if report.notes:
+        lines += ["", "Notes on what was read:", ""] + [f"- {note}" for note in report.notes]
     lines += ["", "## Logs used", ""]
     lines += [
         f"- `{Path(info['path']).name}`: {info['model']}, prompt {info['prompt']}, task "
@@ -572,8 +635,39 @@ def render_markdown(report: Report, sections: list[ReportSection]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def coverage_lines(report: Report) -> list[str]:
+    """One coverage line per model × prompt, with a warning when the split is partly covered."""
+    split = report.options.split
+    lines = ["## Coverage", ""]
+    for _, c in report.coverage.iterrows():
+        classes = c["classes"].split(",") if c["classes"] else []
+        lines.append(
+            f"- {c['model']} / {c['prompt']}: {c['episodes']} of {c['split_episodes']} {split} "
+            f"episodes, {c['seeds']} of {c['split_seeds']} seeds, classes present: "
+            f"{', '.join(classes) or 'none'} ({len(classes)} of {len(c['split_classes'].split(','))}), "
+            f"variants present: {c['variants'].replace(',', ', ')}"
+        )
+    partial = report.coverage[report.coverage["partial"]]
+    if len(partial):
+        few = int(report.coverage["seeds"].min())
+        lines += [
+            "",
+            f"> **Warning: partial coverage.** {len(partial)} of {len(report.coverage)} model × "
+            f"prompt run(s) cover only part of the {split} split; their numbers describe the "
+            "episodes run, not the benchmark, and are not comparable with full runs."
+            + (
+                " With fewer than 2 seeds, intervals and tests are n/a (a seed resample can only "
+                "repeat the point estimate)."
+                if few < 2
+                else ""
+            ),
+        ]
+    return lines + [""]
+
+
 def _result_lines(report: Report, n_sig: int) -> list[str]:
     o, sig = report.options, report.significance
+    tested = int(sig["p_value"].notna().sum()) if len(sig) else 0
     used = sorted(set(sig["prompt"])) if len(sig) else []
     conditions = f"{o.condition!r} condition"
     if any(p.split("+")[0] != o.condition for p in used):
@@ -616,8 +710,13 @@ def _result_lines(report: Report, n_sig: int) -> list[str]:
         "",
         "Paired Wilcoxon signed-rank tests over seeds (per-seed accuracy on each variant; "
         "scipy's defaults, zero differences dropped), model's own action, "
-        f"{conditions}; Holm-corrected across all {len(sig)} comparisons: "
-        f"**{n_sig} of {len(sig)} remain significant at {o.alpha}**.",
+        f"{conditions}; Holm-corrected across all {tested} tested comparisons: "
+        f"**{n_sig} of {tested} remain significant at {o.alpha}**"
+        + (
+            f"; {len(sig) - tested} not tested (n/a: fewer than 2 paired seeds)."
+            if tested < len(sig)
+            else "."
+        ),
         "",
         render_significance(report),
         "",
@@ -663,6 +762,7 @@ def report_numbers(report: Report, sections: list[ReportSection]) -> dict[str, A
             "logs": report.loaded.logs,
             "skipped": report.loaded.skipped,
             "notes": report.notes,
+            "coverage": records(report.coverage),
             "counts": records(report.counts),
             "table1": records(report.table1),
             "table2": records(report.table2),
@@ -686,6 +786,7 @@ TABLE_FILES = {
     "significance.csv": "significance",
     "figure1_late_risk_sensitivity.csv": "late_risk",
     "counts.csv": "counts",
+    "coverage.csv": "coverage",
 }
 
 
@@ -756,6 +857,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    parser.add_argument(
+        "--benchmarks",
+        choices=("all", "escalation"),
+        default="all",
+        help="all: other escbench benchmarks' logs (CSS) get their section (default); "
+        "escalation: they are listed as skipped",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -769,6 +877,7 @@ def run(args: argparse.Namespace) -> int:
         errored=args.errored,
         alpha=args.alpha,
         condition=args.condition,
+        benchmarks=args.benchmarks,
     )
     start = time.perf_counter()
     report = generate_report(args.logs, args.out, options, figures=not args.no_figures)
@@ -777,7 +886,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"skipped {skipped['path']}: {skipped['reason']}")
     for note in report.notes:
         print(f"note: {note}")
+    for _, c in report.coverage[report.coverage["partial"]].iterrows() if len(report.coverage) else []:
+        print(
+            f"warning: partial coverage: {c['model']} / {c['prompt']}: {c['episodes']} of "
+            f"{c['split_episodes']} {options.split} episodes, {c['seeds']} of {c['split_seeds']} seeds"
+        )
+    sections = ", ".join(s.title for s in report.sections)
     if not report.groups:
+        if report.sections:
+            print(
+                f"escbench report: no {options.split}-split escalation decisions in the inputs; "
+                f"wrote {args.out / 'report.md'} with the section(s): {sections}"
+            )
+            return 0
         print(
             f"escbench report: no {options.split}-split escalation decisions found in the inputs; "
             f"wrote an empty report to {args.out}"
@@ -785,7 +906,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     decisions = int(report.counts["episodes"].sum())
     print(
-        f"wrote {args.out / 'report.md'}: {len(report.groups)} group(s), {decisions} decisions, "
-        f"in {elapsed:.1f} s"
+        f"wrote {args.out / 'report.md'}: {len(report.groups)} group(s), {decisions} decisions"
+        + (f", section(s): {sections}" if sections else "")
+        + f", in {elapsed:.1f} s"
     )
     return 0

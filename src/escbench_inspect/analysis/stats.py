@@ -7,7 +7,11 @@ Conventions (also in docs/report.md):
 - **Seed bootstrap.** A metric is a ratio of sums over episodes, ``Σ numerator / Σ denominator``
   (accuracy: correct / 1; sensitivity: escalated / escalation-required; …). A resample draws the
   *seeds* of the group with replacement and keeps every episode of each drawn seed; the 95% CI is
-  the 2.5th–97.5th percentile over resamples whose denominator is positive.
+  the 2.5th–97.5th percentile over resamples whose denominator is positive. With fewer than two
+  seeds contributing to the denominator the interval is undefined (NaN, shown "n/a"): resampling
+  one seed can only reproduce the point estimate.
+- **Paired tests** need at least two paired seeds; with one, the statistic and p-value are NaN
+  ("n/a"), not scipy's W = 0, p = 1, and the comparison is left out of the Holm family.
 - **ECE.** Ten equal-width bins over [0, 1]: bin ``i`` holds confidences in ``[i/10, (i+1)/10)``,
   the last bin also holds 1.0. ECE = Σ_b (n_b / N) · |accuracy_b − mean confidence_b|.
 - **AUROC.** Of the failure score ``1 − confidence`` for the label "decision wrong": the probability
@@ -105,6 +109,7 @@ def seed_bootstrap(
 
     All metrics share the same resamples (one draw of seeds per resample), so their intervals are
     jointly consistent. A resample with a zero denominator is undefined for that metric and skipped.
+    Fewer than two clusters with a positive denominator give no interval (NaN bounds).
     """
     labels, index = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
     weights = resample_weights(len(labels), n_boot, rng) if n_boot > 0 and len(labels) else None
@@ -117,6 +122,9 @@ def seed_bootstrap(
             continue
         num = np.bincount(index, weights=ratio.numerator, minlength=len(labels))
         den = np.bincount(index, weights=ratio.denominator, minlength=len(labels))
+        if np.count_nonzero(den > 0) < 2:
+            out[name] = Estimate(point, math.nan, math.nan)
+            continue
         wden = weights @ den
         defined = wden > 0
         boot = (weights @ num)[defined] / wden[defined]
@@ -264,13 +272,18 @@ def paired_wilcoxon(clean: Sequence[float], perturbed: Sequence[float]) -> Paire
     scipy defaults throughout (zeros dropped, ``zero_method="wilcox"``; ``method="auto"``: exact
     null without ties or zeros for n <= 50, exact permutation for n <= 13 with ties or zeros,
     normal approximation with continuity correction otherwise). The permutation case is computed
-    by :func:`signflip_pvalue` (same value, seconds faster). All-zero differences give p = 1.
+    by :func:`signflip_pvalue` (same value, seconds faster). All-zero differences give p = 1;
+    fewer than two paired seeds give NaN statistic and p-value (no test).
     """
     diff = np.asarray(perturbed, dtype=float) - np.asarray(clean, dtype=float)
     n_nonzero = int(np.count_nonzero(diff))
     if diff.size == 0:
         return PairedTest(0, 0, math.nan, math.nan, math.nan, "none", "no paired seeds")
     mean_diff = float(diff.mean())
+    if diff.size < 2:
+        return PairedTest(
+            diff.size, n_nonzero, mean_diff, math.nan, math.nan, "none", "fewer than 2 paired seeds"
+        )
     if n_nonzero == 0:
         return PairedTest(diff.size, 0, mean_diff, 0.0, 1.0, "none", "all differences are zero")
     nonzero = np.abs(diff[diff != 0])

@@ -205,14 +205,39 @@ def usable_rows(rows: Iterable[dict], detectors: str) -> tuple[list[dict], int]:
     return kept, len(rows) - len(kept)
 
 
-def read_log_rows(paths: Sequence[str | Path], splits: Iterable[str]) -> tuple[list[dict], dict]:
-    """Rows of the escalation samples of the given splits; other splits are skipped unread."""
+class MixedModelsError(ValueError):
+    """Raised when the logs to tune on come from several models and none was chosen."""
+
+
+def check_one_model(models_by_log: dict[str, str], model: str | None) -> list[str]:
+    """The logs to tune on: all of them when they share one model, else those of ``model``."""
+    models = sorted(set(models_by_log.values()))
+    if model is None:
+        if len(models) > 1:
+            listing = "; ".join(f"{m} ({sum(v == m for v in models_by_log.values())} log(s))" for m in models)
+            raise MixedModelsError(
+                f"the logs come from {len(models)} models: {listing}. A controller is tuned to one "
+                "model's outputs; choose one with --model NAME"
+            )
+        return list(models_by_log)
+    if model not in models:
+        raise MixedModelsError(f"--model {model!r} matches no log; models found: {', '.join(models)}")
+    return [path for path, m in models_by_log.items() if m == model]
+
+
+def read_log_rows(
+    paths: Sequence[str | Path], splits: Iterable[str], model: str | None = None
+) -> tuple[list[dict], dict]:
+    """Rows of the escalation samples of the given splits; other splits are skipped unread.
+
+    The logs must come from one model, or ``model`` chooses which (:class:`MixedModelsError`)."""
     from inspect_ai.log import read_eval_log
 
+    headers = {str(path): read_eval_log(str(path), header_only=True).eval.model for path in paths}
     wanted = set(splits)
     rows: list[dict] = []
     info: dict = {"logs": [], "models": set(), "skipped_other_split": 0, "model_detector": False}
-    for path in paths:
+    for path in check_one_model(headers, model):
         log = read_eval_log(str(path))
         info["logs"].append(str(path))
         info["models"].add(log.eval.model)
@@ -537,6 +562,7 @@ def tune(
     transfer_split: str = "test",
     detectors: str = "rule",
     uncertainty: str = "stated",
+    model: str | None = None,
 ) -> tuple[ControllerFile, dict]:
     """Tune full/workflow-only/confidence-only controllers on dev; transfer; test evaluation;
     the rule/model/both and stated/consistency comparison."""
@@ -545,7 +571,7 @@ def tune(
     if uncertainty not in UNCERTAINTIES:
         raise SystemExit(f"--uncertainty must be one of {', '.join(UNCERTAINTIES)}")
     t0 = time.perf_counter()
-    rows, info = read_log_rows(paths, ["dev", "test"])
+    rows, info = read_log_rows(paths, ["dev", "test"], model)
     t_read = time.perf_counter() - t0
     if detectors != "rule" and not info["model_detector"]:
         raise SystemExit(
@@ -630,6 +656,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="stated",
         help="uncertainty term: 1 - stated confidence, or 1 - consistency over epochs (--epochs k)",
     )
+    parser.add_argument(
+        "--model",
+        help="tune on this model's logs only (required when the logs come from several models)",
+    )
 
 
 def _fmt(m: dict) -> str:
@@ -640,11 +670,13 @@ def _fmt(m: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    file, timings = tune(args.logs, args.transfer_split, args.detectors, args.uncertainty)
+    try:
+        file, timings = tune(args.logs, args.transfer_split, args.detectors, args.uncertainty, args.model)
+    except MixedModelsError as error:
+        print(f"escbench tune: {error}", file=sys.stderr)
+        return 2
     out = Path(args.out)
     out.write_text(file.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    if len(file.tuned_on.get("models", [])) > 1:
-        print(f"warning: logs of several models were pooled: {file.tuned_on['models']}", file=sys.stderr)
     print(
         f"tuned on {file.tuned_on['n_samples']} dev samples "
         f"({len(file.tuned_on['seeds'])} seeds); grid {timings['grid_3_variants_s']:.3f} s"

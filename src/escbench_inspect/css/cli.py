@@ -4,7 +4,7 @@ escbench css counts [--chart-length short]
 escbench css audit [--chart-length short ...]
 escbench css rejudge LOG --grader PROVIDER/MODEL [--out PATH] [--allow-self-judge] [--no-cms]
 escbench css agreement --judge-a LOG... --judge-b LOG... [--human CSV]
-escbench css report LOG... [--out DIR]
+escbench css report LOG_OR_DIR... [--out DIR]
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     agreement.add_argument("--judge-b", nargs="*", default=[], help="same runs, judge B")
     agreement.add_argument("--human", help="CSV sample_id,rater,score for LLM-vs-majority kappa")
     report = sub.add_parser("report", help="CSS vs CMS per model, both rankings and rho.")
-    report.add_argument("logs", nargs="+")
+    report.add_argument("logs", nargs="+", help="CSS logs or directories of logs (other logs are skipped)")
     report.add_argument("--out", help="directory for css_report.csv / .md / .json")
 
 
@@ -152,9 +152,21 @@ def run_agreement(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
+    from escbench_inspect.analysis.logs import CSS_BENCHMARK, logs_by_benchmark
     from escbench_inspect.css.report import css_markdown, css_table
 
-    table, rho = css_table(args.logs)
+    found, skipped = logs_by_benchmark(args.logs)
+    for benchmark, paths in sorted(found.items()):
+        if benchmark != CSS_BENCHMARK:
+            skipped += [
+                {"path": p, "reason": f"not a CSS log ({benchmark}; use escbench report)"} for p in paths
+            ]
+    for item in skipped:
+        print(f"skipped {item['path']}: {item['reason']}")
+    if not found.get(CSS_BENCHMARK):
+        print("escbench css report: no CSS logs among the inputs")
+        return 1
+    table, rho = css_table(found[CSS_BENCHMARK])
     text = css_markdown(table, rho)
     print(text)
     if args.out:

@@ -364,6 +364,25 @@ def sample_metadata(plan: TuplePlan, chart_length: str) -> dict[str, Any]:
     }
 
 
+QUESTION_SECTION = "tumor_board_question"
+
+
+def sample_input(plan: TuplePlan, chart_length: str) -> str:
+    """What Inspect View shows as the sample's input: the case, the changed fact, and the tumor-board
+    question section of both charts (the model sees each full chart in its own conversation)."""
+    original = chart_sections(plan.case_id, None, chart_length)[QUESTION_SECTION]
+    changed = chart_sections(plan.case_id, plan.intervention_id, chart_length)[QUESTION_SECTION]
+    return (
+        f"Tumor-board case {plan.case_id} ({plan.cancer}), counterfactual {plan.intervention_id}: "
+        f"{plan.intervention_title}.\n\n"
+        f"Changed fact: {plan.change_summary}.\n\n"
+        "The model recommends the next management step twice, in independent conversations, each "
+        f'over a full ten-section {chart_length} chart: the original chart (span "baseline") and '
+        'the chart with this one fact changed (span "mutated"). Their tumor-board question '
+        f"sections:\n\nOriginal chart:\n\n{original}\n\nChanged chart:\n\n{changed}"
+    )
+
+
 def dataset_sha256(selection: Selection) -> str:
     """sha256 of what the selection shows models and judges (independent of Inspect)."""
     plans, _ = plan_tuples(selection)
@@ -388,10 +407,8 @@ def css_dataset(selection: Selection) -> tuple[MemoryDataset, dict[str, Any]]:
     samples = [
         Sample(
             id=f"{plan.case_id}__{plan.intervention_id}",
-            input=(
-                f"Tumor-board case {plan.case_id}, counterfactual {plan.intervention_id}: "
-                "the solver supplies the baseline and mutated charts."
-            ),
+            input=sample_input(plan, selection.chart_length),
+            target=plan.expected_direction,
             metadata=sample_metadata(plan, selection.chart_length),
         )
         for plan in plans

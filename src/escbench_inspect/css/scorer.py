@@ -6,7 +6,12 @@
 
 A judge failure (exception, prose, wrong schema, out-of-range score) never becomes 0 or 1: the
 metric key is NaN, which Inspect excludes from metrics and counts as unscored, the reason goes to
-``Score.reason`` and metadata, and ``judge_failed`` counts failures in the metrics.
+``Score.reason``, the explanation and metadata, and ``css_judge_failed`` / ``cms_judge_failed``
+count failures in the metrics (distinct keys, so Inspect View's columns can be told apart).
+
+What a reader sees: the CSS score's answer shows the baseline and mutated recommendations, each
+labelled, its explanation the level's meaning and the judge's rationale (the sample's target is
+the expected direction); the CMS score's answer is the baseline it judged.
 """
 
 from __future__ import annotations
@@ -43,6 +48,13 @@ from escbench_inspect.css.solver import (
 )
 
 CSS_LEVELS: tuple[float, ...] = (0.0, 0.5, 1.0)
+# what each level means (the judge prompt's definitions, shortened for the explanation)
+LEVEL_MEANINGS: dict[float, str] = {
+    1.0: "updated in the expected direction",
+    0.5: "acknowledged the changed fact, but management materially unchanged or changed another way",
+    0.0: "no change and no acknowledgment of the changed fact",
+}
+NO_RECOMMENDATION = "(empty: no recommendation was returned)"
 
 
 class CssVerdict(BaseModel):
@@ -146,9 +158,25 @@ def _grader_check(state: TaskState, allow_self_judge: bool) -> dict[str, Any]:
     }
 
 
-def _failure_score(key: str, failure: JudgeFailure, meta: dict[str, Any]) -> Score:
+def failure_key(key: str) -> str:
+    """The score key counting one judge's failures: ``css_judge_failed`` / ``cms_judge_failed``."""
+    return f"{key}_judge_failed"
+
+
+def paired_answer(baseline: str | None, mutated: str | None, intervention_id: str) -> str:
+    """Both recommendations, each labelled (what Inspect View shows as the CSS score's answer)."""
+    # plain-text labels: the sample header renders markdown, the Scoring tab shows the raw text
+    return f"{baseline_answer(baseline)}\n\nMUTATED ({intervention_id}): {mutated or NO_RECOMMENDATION}"
+
+
+def baseline_answer(baseline: str | None) -> str:
+    return f"BASELINE (original chart): {baseline or NO_RECOMMENDATION}"
+
+
+def _failure_score(key: str, failure: JudgeFailure, meta: dict[str, Any], answer: str) -> Score:
     return Score(
-        value={key: math.nan, "judge_failed": 1},
+        value={key: math.nan, failure_key(key): 1},
+        answer=answer,
         reason=failure.reason,
         explanation=f"Judge failure ({failure.reason}); not scored. {failure.detail}".strip(),
         metadata={
@@ -162,7 +190,7 @@ def _failure_score(key: str, failure: JudgeFailure, meta: dict[str, Any]) -> Sco
 
 @metric
 def judge_failures() -> Metric:
-    """Number of samples whose judge reply was unusable (value 1 of ``judge_failed``)."""
+    """Number of samples whose judge reply was unusable (value 1 of ``css_judge_failed``)."""
 
     def compute(scores: list[SampleScore]) -> float:
         return float(sum(s.score.as_float() for s in scores))
@@ -214,7 +242,7 @@ def intervention() -> Metric:
 @scorer(
     metrics={
         "css": [mean(), stderr(cluster="case_id"), family(), intervention()],
-        "judge_failed": [judge_failures()],
+        "css_judge_failed": [judge_failures()],
     }
 )
 def css_judge(allow_self_judge: bool = False) -> Scorer:
@@ -224,9 +252,10 @@ def css_judge(allow_self_judge: bool = False) -> Scorer:
         meta = _grader_check(state, allow_self_judge)
         baseline = state.store.get(STORE_BASELINE)
         mutated = state.store.get(STORE_MUTATED)
-        if baseline is None or mutated is None:
-            return _failure_score("css", JudgeFailure("missing_recommendations"), meta)
         md = state.metadata
+        answer = paired_answer(baseline, mutated, md["intervention_id"])
+        if baseline is None or mutated is None:
+            return _failure_score("css", JudgeFailure("missing_recommendations"), meta, answer)
         prompt = CSS_JUDGE.format(
             change_summary=md["change_summary"],
             expected_direction=md["expected_direction"],
@@ -238,18 +267,18 @@ def css_judge(allow_self_judge: bool = False) -> Scorer:
         try:
             verdict = parse_css_verdict(await _ask(prompt, "css_verdict", CssVerdict))
         except JudgeFailure as failure:
-            return _failure_score("css", failure, meta)
+            return _failure_score("css", failure, meta, answer)
         return Score(
-            value={"css": verdict.score, "judge_failed": 0},
-            answer=mutated,
-            explanation=verdict.rationale,
+            value={"css": verdict.score, failure_key("css"): 0},
+            answer=answer,
+            explanation=f"CSS {verdict.score:g}: {LEVEL_MEANINGS[verdict.score]}. {verdict.rationale}",
             metadata=meta,
         )
 
     return score
 
 
-@scorer(metrics={"cms": [case_mean()], "judge_failed": [case_count()]})
+@scorer(metrics={"cms": [case_mean()], "cms_judge_failed": [case_count()]})
 def cms_judge(allow_self_judge: bool = False) -> Scorer:
     """Weighted recall of the case's consensus items in its baseline recommendation.
 
@@ -261,8 +290,9 @@ def cms_judge(allow_self_judge: bool = False) -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         meta = _grader_check(state, allow_self_judge)
         baseline = state.store.get(STORE_BASELINE)
+        answer = baseline_answer(baseline)
         if baseline is None:
-            return _failure_score("cms", JudgeFailure("missing_recommendations"), meta)
+            return _failure_score("cms", JudgeFailure("missing_recommendations"), meta, answer)
         items: list[dict[str, Any]] = state.metadata["consensus_items"]
         key = (str(state.model), state.metadata["case_id"], state.epoch, baseline)
         async with locks.setdefault(key, anyio.Lock()):
@@ -279,10 +309,14 @@ def cms_judge(allow_self_judge: bool = False) -> Scorer:
                     results[key] = failure
         result = results[key]
         if isinstance(result, JudgeFailure):
-            return _failure_score("cms", result, meta)
+            return _failure_score("cms", result, meta, answer)
         value, rationale = result
         return Score(
-            value={"cms": value, "judge_failed": 0}, answer=baseline, explanation=rationale, metadata=meta
+            value={"cms": value, failure_key("cms"): 0},
+            answer=answer,
+            explanation=f"CMS {value:.3f}: weighted recall of the consensus items in the baseline. "
+            f"{rationale}",
+            metadata=meta,
         )
 
     return score

@@ -36,7 +36,12 @@ from escbench.metrics import count
 from escbench_inspect.datasets.errors import DataFileError
 from escbench_inspect.datasets.schema import Action
 from escbench_inspect.scorers.detectors import detect
-from escbench_inspect.scorers.escalation import escalation_metrics, output_status, score_values
+from escbench_inspect.scorers.escalation import (
+    action_score,
+    escalation_metrics,
+    output_status,
+    score_values,
+)
 from escbench_inspect.scorers.model_detector import (
     DETECTOR_SOURCES,
     DetectorSource,
@@ -186,6 +191,7 @@ def controller_decision(
         "confidence": decision.confidence,
         "evidence": evidence,
         "parse_error": decision.error,
+        "confidence_error": decision.confidence_error,
     }
 
 
@@ -240,15 +246,21 @@ def score_with_controller(config: ControllerConfig, detectors: str | None = None
             )
         final, meta = controller_decision(config, text, completion, flags)
         meta = {**meta, **detector_meta, "evidence": detector_meta.get("evidence", [])}
-        return Score(
-            value={**score_values(final, meta["confidence"], state.metadata), "detector_failed": 0.0},
-            answer=final.value if final else "invalid",
-            explanation=(
-                f"{config.name}: R={meta['R']:.3f} (C={int(meta['C'])} M={int(meta['M'])} "
-                f"H={int(meta['H'])}); {meta['model_action']} -> {meta['final_action']}"
+        scored = action_score(
+            final,
+            state.metadata,
+            {"controller": meta, **output_status(state.output)},
+            confidence=meta["confidence"],
+            parse_error=meta["parse_error"],
+            confidence_error=meta["confidence_error"],
+            note=(
+                f"Controller {config.name}: R={meta['R']:.3f} (C={int(meta['C'])} M={int(meta['M'])} "
+                f"H={int(meta['H'])}); model {meta['model_action'] or 'invalid'} -> final "
+                f"{meta['final_action'] or 'invalid'}."
             ),
-            metadata={"controller": meta, **output_status(state.output)},
         )
+        scored.value["detector_failed"] = 0.0  # type: ignore[index]  # the value is our dict
+        return scored
 
     return score
 

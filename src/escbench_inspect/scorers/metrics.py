@@ -12,28 +12,41 @@ from __future__ import annotations
 
 import math
 
-from inspect_ai.scorer import Metric, SampleScore, grouped, mean, value_to_float
+from inspect_ai.scorer import Metric, SampleScore, grouped, mean, stderr, value_to_float
 
 _to_float = value_to_float()
 
 
-def conditional_mean(required: bool, flip: bool = False) -> Metric:
-    """Mean of the value over samples whose ``escalation_required`` is ``required`` (1 − it if ``flip``).
+def _conditional_values(scores: list[SampleScore], required: bool) -> list[float]:
+    return [
+        _to_float(s.score.value)
+        for s in scores
+        if bool((s.sample_metadata or {}).get("escalation_required")) is required
+    ]
 
-    NaN when no sample is in the subset (e.g. sensitivity of a run without escalation-required
-    episodes): there is nothing to estimate, which is not 0.
+
+def conditional_mean(required: bool, flip: bool = False) -> Metric:
+    """Mean over the samples with ``escalation_required == required`` (1 − it if ``flip``).
+
+    NaN (undefined, not 0) when no sample is in the subset, e.g. sensitivity of a run without an
+    escalation-required episode; :func:`subset_size` beside it shows that count.
     """
 
     def compute(scores: list[SampleScore]) -> float:
-        values = [
-            _to_float(s.score.value)
-            for s in scores
-            if bool((s.sample_metadata or {}).get("escalation_required")) is required
-        ]
+        values = _conditional_values(scores, required)
         if not values:
             return math.nan
         average = sum(values) / len(values)
         return 1.0 - average if flip else average
+
+    return compute
+
+
+def subset_size(required: bool) -> Metric:
+    """How many samples have ``escalation_required == required``: a conditional mean's denominator."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return float(len(_conditional_values(scores, required)))
 
     return compute
 
@@ -48,6 +61,21 @@ def mean_of_present() -> Metric:
             if isinstance(s.score.value, (int, float)) and math.isfinite(s.score.value)
         ]
         return sum(values) / len(values) if values else math.nan
+
+    return compute
+
+
+def stderr_over_clusters(cluster: str) -> Metric:
+    """Inspect's ``stderr(cluster=cluster)``, but NaN when the scores span fewer than two clusters.
+
+    Inspect returns 0.0 for a single cluster (its finite-cluster correction divides by C − 1), which
+    reads as "no uncertainty"; with one seed the uncertainty is unknown, so it is NaN here.
+    """
+    inner = stderr(cluster=cluster)
+
+    def compute(scores: list[SampleScore]) -> float:
+        clusters = {(s.sample_metadata or {}).get(cluster) for s in scores}
+        return math.nan if len(clusters) < 2 else inner(scores)
 
     return compute
 

@@ -37,6 +37,7 @@ class Decision:
     confidence: float | None
     reason: str
     error: str | None = None
+    confidence_error: str | None = None  # why ``confidence`` is None when a decision object was found
 
     @property
     def valid(self) -> bool:
@@ -100,7 +101,12 @@ def _load_object(text: str) -> dict | None:
         # TypeError: ast.literal_eval builds sets/dicts from unhashable members ("{{}}", "{[]: 1}")
         # and raises it; found by the reliability fuzz tests. parse_decision must never raise.
         except (
-            ValueError, TypeError, SyntaxError, tokenize.TokenError, MemoryError, RecursionError,
+            ValueError,
+            TypeError,
+            SyntaxError,
+            tokenize.TokenError,
+            MemoryError,
+            RecursionError,
         ):
             continue
         return value if isinstance(value, dict) else None
@@ -122,6 +128,14 @@ def _confidence(value: object) -> float | None:
     if isinstance(value, (int, float)) and math.isfinite(value) and 0.0 <= value <= 1.0:
         return float(value)
     return None
+
+
+def _confidence_error(latest_first: list[dict]) -> str:
+    """Why no usable confidence was found (the latest object's value names the problem)."""
+    raws = [obj["confidence"] for obj in latest_first if "confidence" in obj]
+    if not raws:
+        return "no confidence given"
+    return f"confidence {raws[0]!r} is not a number in [0, 1]"
 
 
 def parse_decision(text: str | None) -> Decision:
@@ -153,10 +167,11 @@ def parse_decision(text: str | None) -> Decision:
     confidence = next(
         (c for obj in latest_first if (c := _confidence(obj.get("confidence"))) is not None), None
     )
+    confidence_error = None if confidence is not None else _confidence_error(latest_first)
     if any(action is None for action in actions):
         unknown = next(raw for raw, action in zip(raw_actions, actions, strict=True) if action is None)
-        return Decision(None, confidence, reason, f"unknown action {unknown!r}")
+        return Decision(None, confidence, reason, f"unknown action {unknown!r}", confidence_error)
     if len(set(actions)) > 1:
         names = sorted({a.value for a in actions if a is not None})
         return Decision(None, None, reason, f"several different decision objects: {names}")
-    return Decision(actions[0], confidence, reason)
+    return Decision(actions[0], confidence, reason, confidence_error=confidence_error)
