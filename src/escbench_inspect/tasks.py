@@ -61,7 +61,7 @@ def escalation_task(
     solver = choice("solver", solver, SOLVERS)
     structured = boolean("structured", structured)
     recover_tool_calls = boolean("recover_tool_calls", recover_tool_calls)
-    from escbench_inspect.scorers.model_detector import DETECTOR_SOURCES
+    from escbench_inspect.controller.model_detector import DETECTOR_SOURCES
 
     if detectors is not None:
         detectors = choice("detectors", detectors, DETECTOR_SOURCES)
@@ -90,7 +90,8 @@ def escalation_task(
     scorers: list[Scorer] = [escalation_scorer()]
     sources = {detectors} if detectors else set()
     if controller is not None:
-        from escbench_inspect.scorers.controller import controller_scorers, detector_sources
+        from escbench.scorers import controller_scorers
+        from escbench_inspect.controller.scorer import detector_sources
 
         scorers.extend(controller_scorers(controller, detectors))
         sources = sources or detector_sources(controller)

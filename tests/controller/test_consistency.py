@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from escbench_inspect.analysis import tune as tune_mod
-from escbench_inspect.analysis.controller_scripted import SamplingPolicy, sampled_actions
 from escbench_inspect.analysis.report import ReportOptions, build_report
 from escbench_inspect.analysis.stats import action_consistency
-from escbench_inspect.scorers.controller import with_detectors
+from escbench_inspect.controller import tune as tune_mod
+from escbench_inspect.controller.demo import SamplingPolicy, sampled_actions
+from escbench_inspect.controller.scorer import with_detectors
 from escbench_inspect.tasks import escalation_task
 from escbench_inspect.testing import scripted_model
 

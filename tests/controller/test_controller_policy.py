@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from escbench_inspect.datasets.errors import DataFileError
-from escbench_inspect.datasets.schema import Action
-from escbench_inspect.scorers.controller import (
+from escbench_inspect.controller.scorer import (
     ControllerConfig,
     Thresholds,
     Weights,
@@ -18,6 +16,8 @@ from escbench_inspect.scorers.controller import (
     load_controller,
     risk,
 )
+from escbench_inspect.datasets.errors import DataFileError
+from escbench_inspect.datasets.schema import Action
 
 A, Q, B, E = Action.ANSWER, Action.ASK_CLARIFICATION, Action.ABSTAIN, Action.ESCALATE
 T = Thresholds(low=0.5, high=1.0)

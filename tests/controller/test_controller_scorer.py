@@ -9,9 +9,8 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai import score as inspect_score
 
 from escbench.scorers import controller_full, controller_workflow_only
-from escbench_inspect.analysis.controller_scripted import answer_biased_policy
-from escbench_inspect.datasets.schema import Action
-from escbench_inspect.scorers.controller import (
+from escbench_inspect.controller.demo import answer_biased_policy
+from escbench_inspect.controller.scorer import (
     ControllerConfig,
     ControllerFile,
     Thresholds,
@@ -19,6 +18,7 @@ from escbench_inspect.scorers.controller import (
     apply_policy,
     risk,
 )
+from escbench_inspect.datasets.schema import Action
 from escbench_inspect.tasks import escalation_task
 from escbench_inspect.testing import scripted_model
 

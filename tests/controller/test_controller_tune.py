@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from escbench_inspect.analysis import tune as tune_mod
-from escbench_inspect.analysis.tune import (
+from escbench_inspect.controller import tune as tune_mod
+from escbench_inspect.controller.tune import (
     ACTIONS,
     Records,
     SplitLeakError,

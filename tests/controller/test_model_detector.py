@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from escbench_inspect.analysis.controller_scripted import (
+from escbench_inspect.controller.demo import (
     answer_biased_policy,
     scripted_detector_failure,
     scripted_detector_policy,
 )
-from escbench_inspect.scorers.controller import ControllerConfig, ControllerFile, Thresholds, Weights
-from escbench_inspect.scorers.model_detector import DetectorFailure, episode_text, parse_detector_reply
+from escbench_inspect.controller.model_detector import DetectorFailure, episode_text, parse_detector_reply
+from escbench_inspect.controller.scorer import ControllerConfig, ControllerFile, Thresholds, Weights
 from escbench_inspect.tasks import escalation_task
 from escbench_inspect.testing import log_metrics, scripted_model
 

@@ -33,7 +33,7 @@ from escbench_inspect.params import (
 from escbench_inspect.tasks import escalation_task
 
 ESCALATION_TASKS = ("escalation", "documentation", "evidence", "messaging", "triage")
-HAS_CONTROLLER = importlib.util.find_spec("escbench_inspect.scorers.controller") is not None
+HAS_CONTROLLER = importlib.util.find_spec("escbench_inspect.controller.scorer") is not None
 
 
 def _registered_tasks() -> dict[str, Callable[..., Any]]:
@@ -156,7 +156,7 @@ def test_every_parameter_of_every_escalation_task_rejects_junk(task_name: str) -
             fn(**{name: "__bogus__"})
 
 
-@pytest.mark.skipif(not HAS_CONTROLLER, reason="escbench_inspect.scorers.controller not present")
+@pytest.mark.skipif(not HAS_CONTROLLER, reason="escbench_inspect.controller.scorer not present")
 def test_controller_parameter_names_the_unreadable_file(tmp_path: Path) -> None:
     """``controller`` is a path to a tuned controller file: a bad one fails at task creation."""
     from escbench_inspect.datasets.errors import DataFileError

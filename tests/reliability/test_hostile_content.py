@@ -127,7 +127,7 @@ def test_markup_and_injection_in_model_output(output: str, action: str | None,
 
 def test_detectors_survive_hostile_text() -> None:
     """The controller's detectors read the episode: hostile markup must not crash them."""
-    detectors = pytest.importorskip("escbench_inspect.scorers.detectors")
+    detectors = pytest.importorskip("escbench_inspect.controller.detectors")
     original, hostile = hostile_seed()
     from escbench_inspect.datasets.assembly import iter_episodes
     from escbench_inspect.datasets.render import render_blocks

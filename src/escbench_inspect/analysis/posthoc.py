@@ -103,7 +103,7 @@ def apply_controller(
 
     Returns the written path (``out``, or the input in place) and the scorer names added.
     """
-    from escbench_inspect.scorers.controller import controller_scorers
+    from escbench.scorers import controller_scorers
 
     log_path = Path(log_path)
     log = read_eval_log(str(log_path))

@@ -34,8 +34,9 @@ from pathlib import Path
 import numpy as np
 
 from escbench_inspect.analysis.stats import action_consistency
-from escbench_inspect.datasets.schema import Action, TaskClass
-from escbench_inspect.scorers.controller import (
+from escbench_inspect.controller.detectors import DETECTORS, detect_flags
+from escbench_inspect.controller.model_detector import DETECTOR_SOURCES
+from escbench_inspect.controller.scorer import (
     FEATURES,
     INVALID_OUTPUT_RULE,
     MISSING_CONFIDENCE_RULE,
@@ -45,9 +46,8 @@ from escbench_inspect.scorers.controller import (
     Thresholds,
     Weights,
 )
-from escbench_inspect.scorers.detectors import DETECTORS, detect_flags
+from escbench_inspect.datasets.schema import Action, TaskClass
 from escbench_inspect.scorers.escalation import C_FN_PRIMARY, C_FN_ROBUSTNESS
-from escbench_inspect.scorers.model_detector import DETECTOR_SOURCES
 from escbench_inspect.scorers.parse import parse_decision
 
 WEIGHT_LEVELS: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)

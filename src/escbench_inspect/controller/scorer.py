@@ -33,20 +33,20 @@ from inspect_ai.solver import TaskState
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from escbench.metrics import count
+from escbench_inspect.controller.detectors import detect, sample_text
+from escbench_inspect.controller.model_detector import (
+    DETECTOR_SOURCES,
+    DetectorSource,
+    combined_flags,
+    unscored_values,
+)
 from escbench_inspect.datasets.errors import DataFileError
 from escbench_inspect.datasets.schema import Action
-from escbench_inspect.scorers.detectors import detect
 from escbench_inspect.scorers.escalation import (
     action_score,
     escalation_metrics,
     output_status,
     score_values,
-)
-from escbench_inspect.scorers.model_detector import (
-    DETECTOR_SOURCES,
-    DetectorSource,
-    combined_flags,
-    unscored_values,
 )
 from escbench_inspect.scorers.parse import parse_decision
 
@@ -195,19 +195,6 @@ def controller_decision(
     }
 
 
-def sample_text(state: TaskState) -> str:
-    """All episode text the agent could see: the sample input (user turns if it is a message
-    list) and, in agent mode, the chart sections it could read through the tool."""
-    if isinstance(state.input, str):
-        text = state.input
-    else:
-        text = "\n\n".join(m.text for m in state.input if m.role == "user")
-    chart = state.metadata.get("chart_sections")
-    if isinstance(chart, dict):
-        text = "\n\n".join([*(str(section) for section in chart.values()), text])
-    return text
-
-
 def controller_metrics() -> dict[str, list]:
     """The action-set scorer's metrics plus the count of detector-model failures."""
     return {**escalation_metrics(), "detector_failed": [count()]}
@@ -282,17 +269,3 @@ def detector_sources(path: str | Path) -> set[str]:
     if isinstance(data, dict) and "controllers" in data:
         return {ControllerFile.model_validate(data).controllers[n].detectors for n in data["controllers"]}
     return {load_controller(path).detectors}
-
-
-def controller_scorers(path: str, detectors: str | None = None) -> list[Scorer]:
-    """One distinctly named scorer per variant present in the file (for a task's scorer list)."""
-    load_controller(path)  # validates the file first: DataFileError names it on any problem
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    names = list(data.get("controllers", {})) if isinstance(data, dict) else []
-    if not names:
-        return [controller_scorer(path, detectors=detectors)]
-    # The per-variant scorers are registered in the `escbench` package (stable names across
-    # editable and regular installs); imported here lazily to keep the library import-light.
-    from escbench.scorers import VARIANT_SCORERS
-
-    return [VARIANT_SCORERS[n](path, detectors=detectors) for n in VARIANTS if n in names]
