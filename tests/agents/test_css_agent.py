@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,12 +11,10 @@ from inspect_ai.model import ChatMessage, ChatMessageTool, get_model
 
 from escbench.tasks import css_agent
 from escbench_inspect.agents.css import retrieved_but_ignored
-from escbench_inspect.agents.scripted import Step, scripted_agent_model, step_index
 from escbench_inspect.css.dataset import chart_sections
 from escbench_inspect.params import TaskParameterError
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "css"))
-from helpers import Grader  # noqa: E402
+from escbench_inspect.testing.agents import Step, scripted_agent_model, step_index
+from escbench_inspect.testing.css import Grader
 
 
 def reads_procedures_then_quotes_it(messages: list[ChatMessage]) -> Step:

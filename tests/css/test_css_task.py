@@ -7,7 +7,6 @@ import math
 from pathlib import Path
 
 import pytest
-from helpers import Grader, Recommender
 from inspect_ai import eval
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
@@ -15,6 +14,7 @@ from inspect_ai.model import get_model
 from escbench_inspect.css.catalog import catalog_sha256
 from escbench_inspect.css.task import css_task
 from escbench_inspect.params import TaskParameterError
+from escbench_inspect.testing.css import Grader, Recommender
 
 CASES = ["nsclc-001", "colorectal-001", "melanoma-001", "breast-002"]
 

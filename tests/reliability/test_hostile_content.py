@@ -147,7 +147,7 @@ def test_chart_tool_gives_each_concurrent_sample_its_own_chart(tmp_path: Path) -
     pytest.importorskip("escbench_inspect.agents.escalation")
     from inspect_ai.model import ChatMessageTool
 
-    from escbench_inspect.agents.scripted import fixed_script, scripted_agent_model
+    from escbench_inspect.testing.agents import fixed_script, scripted_agent_model
 
     original, hostile = hostile_seed(block="earlier_record")
     task = escalation_task(classes=original.task_class.value, seeds=[original, hostile],

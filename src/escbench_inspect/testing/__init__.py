@@ -1,5 +1,9 @@
 """Scripted ``mockllm`` models for tests, demos and benchmarks (no network, no API keys).
 
+This module: decision models for the escalation tasks; ``testing.agents``: tool-calling agent
+scripts; ``testing.css``: a CSS recommender and grader. (The controller's scripted demo model is
+``escbench_inspect.controller.demo``, next to the controller it demonstrates.)
+
 Every scripted output carries a ``usage`` so mockllm never needs tiktoken's downloadable tokenizer.
 """
 
