@@ -70,7 +70,7 @@ def triage(**parameters: Any) -> Task:
 
 @accepts_misspelled_keys
 @task
-@parameters_of(css_task, omit=("recommend", "variant"))
+@parameters_of(css_task, omit=("recommend", "recommender"))
 def css(**parameters: Any) -> Task:
     """Causal Sensitivity Score: paired tumor-board recommendations judged by the ``grader`` role."""
     return css_task(**parameters)

@@ -32,7 +32,7 @@ def test_default_selection_is_100_family_d_tuples() -> None:
     task = css_agent()
     assert len(task.dataset) == 100
     assert {s.metadata["family"] for s in task.dataset} == {"D"}
-    assert task.metadata["css_tuples"] == 100 and task.metadata["css_variant"] == "react_agent"
+    assert task.metadata["css_tuples"] == 100 and task.metadata["css_recommender"] == "react_agent"
     assert task.metadata["css_agent"]["max_section_bytes"] == 8192
     assert task.metadata["css_agent"]["max_turns"] == 15 and task.metadata["css_agent"]["max_reads"] == 20
     assert len(css_agent(families="A,D", limit=7).dataset) <= 7

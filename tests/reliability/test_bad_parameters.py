@@ -52,7 +52,7 @@ def test_every_escalation_task_is_registered() -> None:
     assert set(ESCALATION_TASKS) <= set(TASKS)
 
 
-BUILDERS = {"css": (css_task, ("recommend", "variant")), "css_agent": (css_agent_task, ())}
+BUILDERS = {"css": (css_task, ("recommend", "recommender")), "css_agent": (css_agent_task, ())}
 
 
 @pytest.mark.parametrize("task_name", sorted(TASKS))

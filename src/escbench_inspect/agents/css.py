@@ -34,7 +34,7 @@ from escbench_inspect.params import TaskParameterError, boolean, require_model_r
 
 CSS_CHART = ChartVocabulary({name: SECTION_TITLES[name] for name in SECTION_NAMES})
 RUNS: tuple[str, ...] = ("baseline", "mutated")
-VARIANT = "react_agent"
+RECOMMENDER = "react_agent"
 AGENT_SPAN = "chart_agent"
 DEFAULT_FAMILIES = "D"
 DEFAULT_LIMIT = 100
@@ -175,7 +175,7 @@ def css_agent_task(
         chart_length=chart_length,
         allow_self_judge=allow_self_judge,
         recommend=agent_recommend(limits, recover_tool_calls),
-        variant=VARIANT,
+        recommender=RECOMMENDER,
     )
     tool_scorer = agent_tool_scorer(runs=RUNS, vocabulary=CSS_CHART.names, recovery=recover_tool_calls)
     scorers = [*base.scorer, tool_scorer]

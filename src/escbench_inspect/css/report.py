@@ -39,7 +39,7 @@ def css_table(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, float | None]:
         rows.append(
             {
                 "model": summary.model,
-                "setting": str((log.eval.metadata or {}).get("css_variant", "prompt")),
+                "setting": str((log.eval.metadata or {}).get("css_recommender", "prompt")),
                 "grader": summary.grader,
                 "css": summary.css,
                 "cms": summary.cms,

@@ -25,12 +25,12 @@ def css_task(
     chart_length: Literal["short", "medium", "long", "xlong"] = "short",
     allow_self_judge: bool = False,
     recommend: RecommendFn | None = None,
-    variant: str = "prompt",
+    recommender: str = "prompt",
 ) -> Task:
     """Counterfactual tumor-board tuples: paired recommendations judged by the ``grader`` role.
 
     One sample per emitted (case, intervention) tuple. The single definition of the
-    ``escbench/css`` parameters (the wrapper takes this signature less ``recommend``/``variant``).
+    ``escbench/css`` parameters (the wrapper takes this signature less ``recommend``/``recommender``).
 
     Args:
         families: intervention families, a subset of A-E (default all).
@@ -40,7 +40,7 @@ def css_task(
         allow_self_judge: let the grader be the evaluated model (recorded in the log).
         recommend: Python API only: replaces the single-recommendation step (e.g. a ReAct agent
             over the chart sections) without touching the dataset, baseline sharing or scoring.
-        variant: Python API only: the name of ``recommend`` (part of the baseline cache key).
+        recommender: Python API only: the name of ``recommend`` (part of the baseline cache key).
     """
     allow_self_judge = boolean("allow_self_judge", allow_self_judge)
     require_model_role("grader", "escbench/css")
@@ -57,7 +57,7 @@ def css_task(
         version=task_version(),
         dataset=dataset,
         solver=paired_recommendations(
-            recommend=recommend, variant=variant, allow_self_judge=allow_self_judge
+            recommend=recommend, recommender=recommender, allow_self_judge=allow_self_judge
         ),
         scorer=[css_judge(allow_self_judge=allow_self_judge), cms_judge(allow_self_judge=allow_self_judge)],
         metadata={
@@ -65,7 +65,7 @@ def css_task(
             "css_catalog_version": data.catalog.version,
             "css_catalog_sha256": catalog_sha256(data),
             "benchmark": "escbench-css",
-            "css_variant": variant,
+            "css_recommender": recommender,
             "allow_self_judge": allow_self_judge,
             "escbench_version": package_version(),
         },
