@@ -15,7 +15,7 @@ from inspect_ai.scorer import Scorer, scorer
 
 from escbench_inspect.controller.model_detector import MODEL_DETECTOR_METRICS, model_detector_score
 from escbench_inspect.controller.scorer import (
-    VARIANTS,
+    ABLATIONS,
     controller_metrics,
     controller_scorer,
     load_controller,
@@ -50,7 +50,7 @@ def model_detector() -> Scorer:
     return model_detector_score()
 
 
-VARIANT_SCORERS = {
+ABLATION_SCORERS = {
     "full": controller_full,
     "workflow_only": controller_workflow_only,
     "confidence_only": controller_confidence_only,
@@ -58,10 +58,10 @@ VARIANT_SCORERS = {
 
 
 def controller_scorers(path: str, detectors: str | None = None) -> list[Scorer]:
-    """One distinctly named scorer per variant present in the file (for a task's scorer list)."""
+    """One distinctly named scorer per ablation present in the file (for a task's scorer list)."""
     load_controller(path)  # validates the file first: DataFileError names it on any problem
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     names = list(data.get("controllers", {})) if isinstance(data, dict) else []
     if not names:
         return [controller_scorer(path, detectors=detectors)]
-    return [VARIANT_SCORERS[n](path, detectors=detectors) for n in VARIANTS if n in names]
+    return [ABLATION_SCORERS[n](path, detectors=detectors) for n in ABLATIONS if n in names]

@@ -84,16 +84,16 @@ def test_tuning_with_consistency_stays_dev_only(epochs_log, monkeypatch: pytest.
     seen: list[tuple[set[str], str]] = []
     real = tune_mod.grid_search
 
-    def spy(records, variant="full", chunk=256, uncertainty="stated"):
+    def spy(records, ablation="full", chunk=256, uncertainty="stated"):
         seen.append((set(records.split.tolist()), uncertainty))
-        return real(records, variant, chunk, uncertainty)
+        return real(records, ablation, chunk, uncertainty)
 
     monkeypatch.setattr(tune_mod, "grid_search", spy)
     file, _ = tune_mod.tune([epochs_log.location], uncertainty="consistency")
     assert seen and all(splits == {"dev"} for splits, _ in seen)
     assert {u for _, u in seen} == {"stated", "consistency"}  # comparison covers both
     assert all(c.uncertainty == "consistency" for c in file.controllers.values())
-    rows = {(r["variant"], r["detectors"], r["uncertainty"]) for r in file.comparison}
+    rows = {(r["ablation"], r["detectors"], r["uncertainty"]) for r in file.comparison}
     assert {
         ("full", "rule", "stated"),
         ("full", "rule", "consistency"),

@@ -55,7 +55,7 @@ def test_unusable_reply_is_a_failure_not_a_flag(reply: str, reason: str) -> None
 def _controller_file(tmp_path: Path) -> Path:
     config = ControllerConfig(
         name="full",
-        variant="full",
+        ablation="full",
         weights=Weights(conflict=0.5, missing=0.25, high_risk=0.5, uncertainty=0.0),
         thresholds=Thresholds(low=0.25, high=0.5),
     )

@@ -6,7 +6,7 @@
 States coverage first (episodes, seeds, classes run of those in the split; a warning when partial;
 intervals and tests "n/a" below two seeds) and ends with every input not used and why.
 
-Groups decisions by model, prompt condition and controller variant (``model`` = the model's own
+Groups decisions by model, prompt condition and controller ablation (``model`` = the model's own
 action, scored by ``escalation_scorer``; other names come from controller scorers) and writes
 ``report.md``, one CSV per table, the PNG figures and ``report.json`` with every number. Methods are
 in ``docs/report.md`` and :mod:`escbench_inspect.analysis.stats`.

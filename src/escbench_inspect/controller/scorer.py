@@ -50,8 +50,8 @@ from escbench_inspect.scorers.escalation import (
 )
 from escbench_inspect.scorers.parse import parse_decision
 
-Variant = Literal["full", "workflow_only", "confidence_only"]
-VARIANTS: tuple[Variant, ...] = ("full", "workflow_only", "confidence_only")
+Ablation = Literal["full", "workflow_only", "confidence_only"]
+ABLATIONS: tuple[Ablation, ...] = ("full", "workflow_only", "confidence_only")
 Uncertainty = Literal["stated", "consistency"]
 UNCERTAINTIES: tuple[Uncertainty, ...] = ("stated", "consistency")
 FEATURES: tuple[str, ...] = ("conflict", "missing", "high_risk", "uncertainty")
@@ -91,7 +91,7 @@ class ControllerConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: str = Field(min_length=1)
-    variant: Variant = "full"
+    ablation: Ablation = "full"
     detectors: DetectorSource = "rule"
     uncertainty: Uncertainty = "stated"
     weights: Weights
@@ -103,12 +103,12 @@ class ControllerConfig(BaseModel):
 
 
 class ControllerFile(BaseModel):
-    """What ``escbench tune`` writes: several controller variants plus the transfer results."""
+    """What ``escbench tune`` writes: several controller ablations plus the transfer results."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     format: Literal["escbench-controller"] = "escbench-controller"
     version: Literal[1] = 1
-    default: Variant = "full"
+    default: Ablation = "full"
     controllers: dict[str, ControllerConfig]
     tuned_on: dict = Field(default_factory=dict)
     transfer: list[dict] = Field(default_factory=list)
@@ -134,7 +134,7 @@ def apply_policy(action: Action | None, r: float, thresholds: Thresholds) -> Act
     return action
 
 
-def load_controller(path: str | Path, variant: str | None = None) -> ControllerConfig:
+def load_controller(path: str | Path, ablation: str | None = None) -> ControllerConfig:
     """One controller from a file written by ``escbench tune`` (or a bare controller object)."""
     path = Path(path)
     try:
@@ -144,15 +144,15 @@ def load_controller(path: str | Path, variant: str | None = None) -> ControllerC
     try:
         if isinstance(data, dict) and "controllers" in data:
             parsed = ControllerFile.model_validate(data)
-            chosen = variant or parsed.default
+            chosen = ablation or parsed.default
             if chosen not in parsed.controllers:
                 raise DataFileError(path, [f"no controller '{chosen}' (has {sorted(parsed.controllers)})"])
             return parsed.controllers[chosen]
         config = ControllerConfig.model_validate(data)
     except ValidationError as error:
         raise DataFileError.from_validation(path, error) from error
-    if variant is not None and config.variant != variant:
-        raise DataFileError(path, [f"controller is '{config.variant}', not '{variant}'"])
+    if ablation is not None and config.ablation != ablation:
+        raise DataFileError(path, [f"controller is '{config.ablation}', not '{ablation}'"])
     return config
 
 
@@ -177,7 +177,7 @@ def controller_decision(
     name = lambda a: a.value if a else None  # noqa: E731
     return final, {
         "name": config.name,
-        "variant": config.variant,
+        "ablation": config.ablation,
         "detectors": config.detectors,
         "weights": config.weights.model_dump(),
         "thresholds": config.thresholds.model_dump(),
@@ -229,7 +229,7 @@ def score_with_controller(config: ControllerConfig, detectors: str | None = None
                 value=unscored_values(list(score_values(None, None, state.metadata))),
                 explanation=f"{config.name}: detector model failed "
                 f"({detector_meta.get('detector_failure')}); not scored",
-                metadata={"controller": {"name": config.name, "variant": config.variant, **detector_meta}},
+                metadata={"controller": {"name": config.name, "ablation": config.ablation, **detector_meta}},
             )
         final, meta = controller_decision(config, text, completion, flags)
         meta = {**meta, **detector_meta, "evidence": detector_meta.get("evidence", [])}
@@ -253,14 +253,14 @@ def score_with_controller(config: ControllerConfig, detectors: str | None = None
 
 
 @scorer(metrics=controller_metrics())
-def controller_scorer(path: str, variant: str | None = None, detectors: str | None = None) -> Scorer:
-    """Apply a tuned controller file to the decisions (``variant``: the file's default if omitted).
+def controller_scorer(path: str, ablation: str | None = None, detectors: str | None = None) -> Scorer:
+    """Apply a tuned controller file to the decisions (``ablation``: the file's default if omitted).
 
     The score dict and metrics are the action-set scorer's (plus ``detector_failed``);
-    ``metadata["controller"]`` records name, variant, detectors, weights, thresholds, model_action,
+    ``metadata["controller"]`` records name, ablation, detectors, weights, thresholds, model_action,
     final_action, overridden, R, C, M, H. ``detectors`` (rule|model|both) overrides the file's.
     """
-    return score_with_controller(load_controller(path, variant), detectors)
+    return score_with_controller(load_controller(path, ablation), detectors)
 
 
 def detector_sources(path: str | Path) -> set[str]:
