@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from escbench_inspect.analysis.report import ReportOptions, build_report
+from escbench_inspect.analysis.results import ReportOptions, build_report
 from escbench_inspect.analysis.stats import action_consistency
 from escbench_inspect.controller import tune as tune_mod
 from escbench_inspect.controller.demo import SamplingPolicy, sampled_actions

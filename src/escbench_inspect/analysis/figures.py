@@ -23,7 +23,7 @@ from escbench_inspect.datasets.schema import Variant  # noqa: E402
 VARIANTS = tuple(v.value for v in Variant)
 
 if TYPE_CHECKING:
-    from escbench_inspect.analysis.report import Report
+    from escbench_inspect.analysis.results import Report
 
 DPI = 150
 LINESTYLES = ("-", "--", ":", "-.")

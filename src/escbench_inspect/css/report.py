@@ -75,8 +75,8 @@ def css_markdown(table: pd.DataFrame, rho: float | None) -> str:
 
 
 def css_section(paths: list[str], out: Path) -> Any:
-    """Section hook for ``escbench report`` (see ``analysis.report.register_section``)."""
-    from escbench_inspect.analysis.report import ReportSection
+    """Section hook for ``escbench report`` (see ``analysis.results.register_section``)."""
+    from escbench_inspect.analysis.results import ReportSection
 
     table, rho = css_table(paths)
     return ReportSection(
