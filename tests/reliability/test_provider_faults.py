@@ -32,7 +32,8 @@ def _inputs(task: Task, n: int) -> list[tuple[str, str]]:
 def _metric(log: EvalLog, key: str, metric: str) -> float:
     assert log.results is not None
     score = next(s for s in log.results.scores if s.name == key)
-    return score.metrics[metric].value
+    escbench_name = f"escbench/{metric}"  # escbench's metrics are namespaced (escbench.metrics)
+    return score.metrics[escbench_name if escbench_name in score.metrics else metric].value
 
 
 def test_each_provider_fault_is_retried_or_recorded(faults, tmp_path: Path) -> None:
