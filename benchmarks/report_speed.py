@@ -30,7 +30,8 @@ from inspect_ai.analysis import samples_df
 from inspect_ai.scorer import Score, Target, scorer
 from inspect_ai.solver import TaskState
 
-from escbench_inspect.analysis.report import ReportOptions, build_report, write_report
+from escbench_inspect.analysis.report import write_report
+from escbench_inspect.analysis.results import ReportOptions, build_report
 from escbench_inspect.datasets.escalation import select_episodes
 from escbench_inspect.datasets.render import render_blocks
 from escbench_inspect.datasets.schema import Action

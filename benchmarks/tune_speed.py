@@ -15,14 +15,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from escbench_inspect.analysis.tune import grid_search, make_records, read_log_rows
+from escbench_inspect.controller.tune import grid_search, make_records, read_log_rows
 
 
 def main(argv: list[str]) -> int:
     if argv:
         log = Path(argv[0])
     else:
-        from escbench_inspect.analysis.controller_scripted import make_scripted_log
+        from escbench_inspect.controller.demo import make_scripted_log
 
         log = make_scripted_log(tempfile.mkdtemp(prefix="escbench-tune-"), split="all")
     t0 = time.perf_counter()

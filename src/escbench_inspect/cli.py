@@ -22,7 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Shortcut audit: content-free baselines fitted on dev, scored on test.",
     ),
     "tune": (
-        "escbench_inspect.analysis.tune",
+        "escbench_inspect.controller.tune",
         "Tune the risk controller on dev-split logs (post hoc).",
     ),
     "score": (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from inspect_ai import Task
 from inspect_ai.scorer import Scorer
@@ -10,6 +11,7 @@ from inspect_ai.scorer import Scorer
 from escbench_inspect.datasets.escalation import SPLITS, dataset_fingerprint, escalation_dataset
 from escbench_inspect.datasets.schema import SeedScenario, TaskClass, Variant
 from escbench_inspect.integrity import content_hash, package_version
+from escbench_inspect.listing import task_version
 from escbench_inspect.params import TaskParameterError, boolean, choice, enum_list
 from escbench_inspect.scorers.escalation import escalation_scorer
 from escbench_inspect.solvers.decision import decision_solver
@@ -19,25 +21,38 @@ SOLVERS: tuple[str, ...] = ("prompt", "agent")
 
 
 def escalation_task(
+    *,
     classes: str | Sequence[str] | None = None,
-    split: str = "test",
-    prompt: str = "vanilla",
+    split: Literal["test", "dev", "all"] = "test",
+    prompt: Literal["vanilla", "uncertainty"] = "vanilla",
     variants: str | Sequence[str] | None = None,
-    solver: str = "prompt",
+    solver: Literal["prompt", "agent"] = "prompt",
     structured: bool = True,
     controller: str | None = None,
-    seeds: Sequence[SeedScenario] | None = None,
     recover_tool_calls: bool = False,
-    detectors: str | None = None,
+    detectors: Literal["rule", "model", "both"] | None = None,
+    seeds: Sequence[SeedScenario] | None = None,
 ) -> Task:
     """Escalation episodes of the chosen classes, split and variants, scored by action set.
 
-    ``seeds`` (Python API only) replaces the packaged corpus, e.g. with a reviewer's own scenarios.
-    ``recover_tool_calls`` (agent mode only; see ``agents.recovery``) turns a tool call the model
-    wrote as bare JSON text into a real one; with ``solver=prompt`` it is rejected.
-    ``detectors`` (rule|model|both): the C/M/H source of the controller scorers (default: the one
-    each controller was tuned with). When any source is model or both, the task also records the
-    detector model's flags per sample (scorer ``model_detector``, model role ``detector``).
+    The single definition of the escalation tasks' parameters: the ``escbench/*`` wrappers take
+    this signature (less ``seeds``, and less ``classes`` for the per-class tasks).
+
+    Args:
+        classes: task classes, comma-separated or a list (default all four): documentation,
+            evidence, messaging, triage.
+        split: test | dev | all (the seed-level split; the controller is tuned on dev).
+        prompt: vanilla | uncertainty (the uncertainty prompt offers Ask_Clarification first).
+        variants: episode variants, comma-separated or a list (default all five): clean,
+            missing, stale, conflict, late_risk.
+        solver: prompt (one structured reply) | agent (ReAct over ``read_chart_section``).
+        structured: ask for JSON through the provider's structured-output schema.
+        controller: an ``escbench tune`` file; adds the controller and ablation scorers.
+        recover_tool_calls: agent only: turn a tool call written as bare JSON text into a
+            real one (for weak local models; not comparable to native tool use).
+        detectors: rule | model | both: the C/M/H source of the controller scorers (default: the
+            one each controller was tuned with); model and both need the ``detector`` role.
+        seeds: Python API only: replaces the packaged corpus, e.g. with a reviewer's scenarios.
     """
     chosen_classes = enum_list("classes", classes, TaskClass)
     chosen_variants = enum_list("variants", variants, Variant)
@@ -46,7 +61,7 @@ def escalation_task(
     solver = choice("solver", solver, SOLVERS)
     structured = boolean("structured", structured)
     recover_tool_calls = boolean("recover_tool_calls", recover_tool_calls)
-    from escbench_inspect.scorers.model_detector import DETECTOR_SOURCES
+    from escbench_inspect.controller.model_detector import DETECTOR_SOURCES
 
     if detectors is not None:
         detectors = choice("detectors", detectors, DETECTOR_SOURCES)
@@ -75,16 +90,18 @@ def escalation_task(
     scorers: list[Scorer] = [escalation_scorer()]
     sources = {detectors} if detectors else set()
     if controller is not None:
-        from escbench_inspect.scorers.controller import controller_scorers, detector_sources
+        from escbench.scorers import controller_scorers
+        from escbench_inspect.controller.scorer import detector_sources
 
         scorers.extend(controller_scorers(controller, detectors))
         sources = sources or detector_sources(controller)
     if sources - {"rule"}:
-        from escbench._scorers import model_detector
+        from escbench.scorers import model_detector
 
         scorers.append(model_detector())
     scorers.extend(agent_scorers)
     return Task(
+        version=task_version(),
         dataset=dataset,
         solver=task_solver,
         scorer=scorers,

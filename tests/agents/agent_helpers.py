@@ -7,7 +7,7 @@ from pathlib import Path
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
-from escbench_inspect.agents.scripted import fixed_script, scripted_agent_model
+from escbench_inspect.testing.agents import fixed_script, scripted_agent_model
 
 
 def run_scripted(task, steps: list, tmp_path: Path, limit: int) -> EvalLog:

@@ -12,8 +12,8 @@ from inspect_ai.model import ChatMessageAssistant, ChatMessageTool
 
 from escbench_inspect.agents.chart import ChartVocabulary, chart_setup
 from escbench_inspect.agents.loop import AgentLimits, chart_agent
-from escbench_inspect.agents.scripted import fixed_script, scripted_agent_model
 from escbench_inspect.agents.usage import tool_usage
+from escbench_inspect.testing.agents import fixed_script, scripted_agent_model
 
 VOCAB = ChartVocabulary(
     {

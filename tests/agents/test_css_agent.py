@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -10,13 +9,12 @@ from inspect_ai import eval
 from inspect_ai.event import SpanBeginEvent, ToolEvent
 from inspect_ai.model import ChatMessage, ChatMessageTool, get_model
 
-from escbench._registry import css_agent
+from escbench.tasks import css_agent
 from escbench_inspect.agents.css import retrieved_but_ignored
-from escbench_inspect.agents.scripted import Step, scripted_agent_model, step_index
 from escbench_inspect.css.dataset import chart_sections
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "css"))
-from helpers import Grader  # noqa: E402
+from escbench_inspect.params import TaskParameterError
+from escbench_inspect.testing.agents import Step, scripted_agent_model, step_index
+from escbench_inspect.testing.css import Grader
 
 
 def reads_procedures_then_quotes_it(messages: list[ChatMessage]) -> Step:
@@ -34,7 +32,7 @@ def test_default_selection_is_100_family_d_tuples() -> None:
     task = css_agent()
     assert len(task.dataset) == 100
     assert {s.metadata["family"] for s in task.dataset} == {"D"}
-    assert task.metadata["css_tuples"] == 100 and task.metadata["css_variant"] == "react_agent"
+    assert task.metadata["css_tuples"] == 100 and task.metadata["css_recommender"] == "react_agent"
     assert task.metadata["css_agent"]["max_section_bytes"] == 8192
     assert task.metadata["css_agent"]["max_turns"] == 15 and task.metadata["css_agent"]["max_reads"] == 20
     assert len(css_agent(families="A,D", limit=7).dataset) <= 7
@@ -43,15 +41,15 @@ def test_default_selection_is_100_family_d_tuples() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"limit": 0}, "limit must be a positive integer"),
-        ({"max_turns": 1}, "max_turns must be an integer >= 2"),
-        ({"max_section_bytes": "8k"}, "max_section_bytes must be an integer"),
-        ({"families": "Z"}, "families: unknown"),
-        ({"limt": 5}, "limt"),
+        ({"limit": 0}, "parameter 'limit'; accepted: a positive integer"),
+        ({"max_turns": 1}, "parameter 'max_turns'; accepted: an integer >= 2"),
+        ({"max_section_bytes": "8k"}, "parameter 'max_section_bytes'; accepted: an integer"),
+        ({"families": "Z"}, "parameter 'families'; accepted: A, B, C, D, E"),
+        ({"limt": 5}, "'limt' \\(did you mean 'limit'"),
     ],
 )
 def test_bad_parameters_fail_clearly(kwargs: dict, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(TaskParameterError, match=message):
         css_agent(**kwargs)
 
 

@@ -13,18 +13,18 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageTool
 
-from escbench._registry import escalation, triage
+from escbench.tasks import escalation, triage
 from escbench_inspect.agents.escalation import (
     CHART_METADATA_KEY,
     ESCALATION_CHART,
     agent_escalation_dataset,
     agent_system_prompt,
 )
-from escbench_inspect.agents.scripted import fixed_script, scripted_agent_model
 from escbench_inspect.agents.usage import tool_usage
 from escbench_inspect.datasets.escalation import escalation_dataset
 from escbench_inspect.datasets.schema import TaskClass
 from escbench_inspect.testing import decision_json, scripted_model
+from escbench_inspect.testing.agents import fixed_script, scripted_agent_model
 
 LEAK = regex.compile(r"\b(variant|perturb\w*|stale|late[ _-]?risk|clean|missing|conflict\w*)\b", regex.I)
 DECISION = {"action": "Escalate", "confidence": 0.8, "reason": "Red flag in the chart."}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,20 +12,18 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageAssistant, get_model
 from inspect_ai.tool import ToolCall
 
-from escbench._registry import css_agent, triage
+from escbench.tasks import css_agent, triage
 from escbench_inspect.agents.recovery import (
     RECOVERED_KEY,
     RECOVERY_NOTE,
     parse_text_tool_call,
     recover_tool_call,
 )
-from escbench_inspect.agents.scripted import fixed_script, scripted_agent_model
 from escbench_inspect.analysis.logs import condition_label
 from escbench_inspect.local.cli import tool_call_recovery_args
 from escbench_inspect.params import TaskParameterError
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "css"))
-from helpers import Grader  # noqa: E402
+from escbench_inspect.testing.agents import fixed_script, scripted_agent_model
+from escbench_inspect.testing.css import Grader
 
 NAMES = ("read_chart_section", "submit")
 DECISION = {"action": "Escalate", "confidence": 0.8, "reason": "Red flag in the chart."}

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from escbench_inspect.analysis import tune as tune_mod
-from escbench_inspect.analysis.controller_scripted import SamplingPolicy, sampled_actions
-from escbench_inspect.analysis.report import ReportOptions, build_report
+from escbench_inspect.analysis.results import ReportOptions, build_report
 from escbench_inspect.analysis.stats import action_consistency
-from escbench_inspect.scorers.controller import with_detectors
+from escbench_inspect.controller import tune as tune_mod
+from escbench_inspect.controller.demo import SamplingPolicy, sampled_actions
+from escbench_inspect.controller.scorer import with_detectors
 from escbench_inspect.tasks import escalation_task
 from escbench_inspect.testing import scripted_model
 
@@ -84,16 +84,16 @@ def test_tuning_with_consistency_stays_dev_only(epochs_log, monkeypatch: pytest.
     seen: list[tuple[set[str], str]] = []
     real = tune_mod.grid_search
 
-    def spy(records, variant="full", chunk=256, uncertainty="stated"):
+    def spy(records, ablation="full", chunk=256, uncertainty="stated"):
         seen.append((set(records.split.tolist()), uncertainty))
-        return real(records, variant, chunk, uncertainty)
+        return real(records, ablation, chunk, uncertainty)
 
     monkeypatch.setattr(tune_mod, "grid_search", spy)
     file, _ = tune_mod.tune([epochs_log.location], uncertainty="consistency")
     assert seen and all(splits == {"dev"} for splits, _ in seen)
     assert {u for _, u in seen} == {"stated", "consistency"}  # comparison covers both
     assert all(c.uncertainty == "consistency" for c in file.controllers.values())
-    rows = {(r["variant"], r["detectors"], r["uncertainty"]) for r in file.comparison}
+    rows = {(r["ablation"], r["detectors"], r["uncertainty"]) for r in file.comparison}
     assert {
         ("full", "rule", "stated"),
         ("full", "rule", "consistency"),

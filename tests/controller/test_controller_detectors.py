@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from escbench_inspect.analysis.controller_detectors import (
+from escbench_inspect.controller.detectors import LEXICON_DIR, detect, load_lexicon, term_pattern
+from escbench_inspect.controller.quality import (
     corpus_quality,
     corpus_samples,
     load_paraphrase_set,
@@ -15,7 +16,6 @@ from escbench_inspect.analysis.controller_detectors import (
     stress_quality,
 )
 from escbench_inspect.datasets.errors import DataFileError
-from escbench_inspect.scorers.detectors import LEXICON_DIR, detect, load_lexicon, term_pattern
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from escbench_inspect.datasets.errors import DataFileError
-from escbench_inspect.datasets.schema import Action
-from escbench_inspect.scorers.controller import (
+from escbench_inspect.controller.scorer import (
     ControllerConfig,
     Thresholds,
     Weights,
@@ -18,6 +16,8 @@ from escbench_inspect.scorers.controller import (
     load_controller,
     risk,
 )
+from escbench_inspect.datasets.errors import DataFileError
+from escbench_inspect.datasets.schema import Action
 
 A, Q, B, E = Action.ANSWER, Action.ASK_CLARIFICATION, Action.ABSTAIN, Action.ESCALATE
 T = Thresholds(low=0.5, high=1.0)
@@ -64,16 +64,16 @@ def test_risk_and_missing_confidence_rule() -> None:
     assert risk(w, False, False, False, 1.0) == 0.0
 
 
-def _config(variant: str = "full") -> ControllerConfig:
+def _config(ablation: str = "full") -> ControllerConfig:
     return ControllerConfig(
-        name=variant,
-        variant=variant,  # type: ignore[arg-type]
+        name=ablation,
+        ablation=ablation,  # type: ignore[arg-type]
         weights=Weights(conflict=0.5, missing=0.25, high_risk=0.5, uncertainty=0.0),
         thresholds=Thresholds(low=0.25, high=0.5),
     )
 
 
-def test_load_controller_file_and_variants(tmp_path: Path) -> None:
+def test_load_controller_file_and_ablations(tmp_path: Path) -> None:
     path = tmp_path / "controller.json"
     path.write_text(
         json.dumps(
@@ -82,8 +82,8 @@ def test_load_controller_file_and_variants(tmp_path: Path) -> None:
             }
         )
     )
-    assert load_controller(path).variant == "full"
-    assert load_controller(path, "workflow_only").variant == "workflow_only"
+    assert load_controller(path).ablation == "full"
+    assert load_controller(path, "workflow_only").ablation == "workflow_only"
     with pytest.raises(DataFileError, match="confidence_only"):
         load_controller(path, "confidence_only")
     single = tmp_path / "single.json"

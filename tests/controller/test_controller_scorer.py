@@ -8,10 +8,9 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai import score as inspect_score
 
-from escbench._scorers import controller_full, controller_workflow_only
-from escbench_inspect.analysis.controller_scripted import answer_biased_policy
-from escbench_inspect.datasets.schema import Action
-from escbench_inspect.scorers.controller import (
+from escbench.scorers import controller_full, controller_workflow_only
+from escbench_inspect.controller.demo import answer_biased_policy
+from escbench_inspect.controller.scorer import (
     ControllerConfig,
     ControllerFile,
     Thresholds,
@@ -19,13 +18,14 @@ from escbench_inspect.scorers.controller import (
     apply_policy,
     risk,
 )
+from escbench_inspect.datasets.schema import Action
 from escbench_inspect.tasks import escalation_task
 from escbench_inspect.testing import scripted_model
 
 KEYS = {"correct", "escalated", "invalid", "utility_5", "utility_10", "confidence"}
 META = {
     "name",
-    "variant",
+    "ablation",
     "weights",
     "thresholds",
     "model_action",
@@ -39,10 +39,10 @@ META = {
 
 
 def _controller_file(tmp_path: Path) -> Path:
-    def config(variant: str, u: float) -> ControllerConfig:
+    def config(ablation: str, u: float) -> ControllerConfig:
         return ControllerConfig(
-            name=variant,
-            variant=variant,  # type: ignore[arg-type]
+            name=ablation,
+            ablation=ablation,  # type: ignore[arg-type]
             weights=Weights(conflict=0.5, missing=0.25, high_risk=0.5, uncertainty=u),
             thresholds=Thresholds(low=0.25, high=0.5),
         )
@@ -70,7 +70,7 @@ def run(tmp_path_factory: pytest.TempPathFactory):
 def test_task_parameter_applies_the_controller(run) -> None:
     log, _ = run
     names = {s.scorer for s in log.results.scores}
-    # one scorer per variant in the file, beside the model's own action
+    # one scorer per ablation in the file, beside the model's own action
     assert {"escalation_scorer", "controller_full", "controller_workflow_only"} <= names
     overridden = 0
     for sample in log.samples:
@@ -94,10 +94,10 @@ def test_task_parameter_applies_the_controller(run) -> None:
         return {(s.name, m) for s in log.results.scores if s.scorer == scorer for m in s.metrics}
 
     own = metric_names("escalation_scorer")
-    assert metric_names("controller_full") - own == {("detector_failed", "count")}
+    assert metric_names("controller_full") - own == {("detector_failed", "escbench/count")}
 
 
-def test_rescoring_with_named_variants(run) -> None:
+def test_rescoring_with_named_ablations(run) -> None:
     log, path = run
     rescored = inspect_score(
         log,
@@ -108,7 +108,7 @@ def test_rescoring_with_named_variants(run) -> None:
     names = {s.scorer for s in rescored.results.scores}
     assert {"controller_full", "controller_workflow_only"} <= set(names)
     sample = rescored.samples[0]
-    assert sample.scores["controller_workflow_only"].metadata["controller"]["variant"] == ("workflow_only")
+    assert sample.scores["controller_workflow_only"].metadata["controller"]["ablation"] == ("workflow_only")
 
 
 def test_controller_explanation_says_why_the_final_action_is_right_or_wrong(run) -> None:

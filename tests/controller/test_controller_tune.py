@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from escbench_inspect.analysis import tune as tune_mod
-from escbench_inspect.analysis.tune import (
+from escbench_inspect.controller import tune as tune_mod
+from escbench_inspect.controller.tune import (
     ACTIONS,
     Records,
     SplitLeakError,
@@ -61,9 +61,9 @@ def test_known_optimum() -> None:
     assert (result.low, result.high) == (0.25, 0.5)
 
 
-def _brute_force(records: Records, variant: str) -> tuple[float, float]:
+def _brute_force(records: Records, ablation: str) -> tuple[float, float]:
     best = (-np.inf, -np.inf)
-    for w in weight_grid(variant):
+    for w in weight_grid(ablation):
         r = np.round(records.design @ w, 9)
         values = sorted(set(r.tolist())) + [np.inf]
         for low, high in itertools.product(values, values):
@@ -74,8 +74,8 @@ def _brute_force(records: Records, variant: str) -> tuple[float, float]:
     return best
 
 
-@pytest.mark.parametrize("variant", ["workflow_only", "confidence_only"])
-def test_vectorized_search_matches_brute_force(variant: str) -> None:
+@pytest.mark.parametrize("ablation", ["workflow_only", "confidence_only"])
+def test_vectorized_search_matches_brute_force(ablation: str) -> None:
     rng = np.random.default_rng(7)
     rows = []
     for _ in range(24):
@@ -84,9 +84,11 @@ def test_vectorized_search_matches_brute_force(variant: str) -> None:
         conf = None if rng.random() < 0.1 else round(float(rng.random()), 2)
         rows.append((*(int(v) for v in rng.integers(0, 2, 3)), conf, action, ok))
     records = _records(rows)
-    result = grid_search(records, variant)
+    result = grid_search(records, ablation)
     achieved = metrics(records, final_actions(records, result.weights, result.low, result.high))
-    assert (round(achieved["utility_5"], 9), round(achieved["accuracy"], 9)) == _brute_force(records, variant)
+    assert (round(achieved["utility_5"], 9), round(achieved["accuracy"], 9)) == _brute_force(
+        records, ablation
+    )
     assert achieved["utility_5"] == pytest.approx(result.utility_5)
 
 
@@ -129,9 +131,9 @@ def test_tune_passes_only_dev_records_to_the_grid(monkeypatch: pytest.MonkeyPatc
     seen: list[set[str]] = []
     real = tune_mod.grid_search
 
-    def spy(records: Records, variant: str = "full", **kw: object):
+    def spy(records: Records, ablation: str = "full", **kw: object):
         seen.append(set(records.split.tolist()))
-        return real(records, variant)
+        return real(records, ablation)
 
     monkeypatch.setattr(tune_mod, "grid_search", spy)
     file, _ = tune_mod.tune(["unused.eval"])

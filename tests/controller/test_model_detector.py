@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from escbench_inspect.analysis.controller_scripted import (
+from escbench_inspect.controller.demo import (
     answer_biased_policy,
     scripted_detector_failure,
     scripted_detector_policy,
 )
-from escbench_inspect.scorers.controller import ControllerConfig, ControllerFile, Thresholds, Weights
-from escbench_inspect.scorers.model_detector import DetectorFailure, episode_text, parse_detector_reply
+from escbench_inspect.controller.model_detector import DetectorFailure, episode_text, parse_detector_reply
+from escbench_inspect.controller.scorer import ControllerConfig, ControllerFile, Thresholds, Weights
 from escbench_inspect.tasks import escalation_task
 from escbench_inspect.testing import log_metrics, scripted_model
 
@@ -55,7 +55,7 @@ def test_unusable_reply_is_a_failure_not_a_flag(reply: str, reason: str) -> None
 def _controller_file(tmp_path: Path) -> Path:
     config = ControllerConfig(
         name="full",
-        variant="full",
+        ablation="full",
         weights=Weights(conflict=0.5, missing=0.25, high_risk=0.5, uncertainty=0.0),
         thresholds=Thresholds(low=0.25, high=0.5),
     )

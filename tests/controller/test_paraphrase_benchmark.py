@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from escbench_inspect.analysis.controller_detectors import (
+from escbench_inspect.controller.quality import (
     FAMILIES,
     PARAPHRASE_FILE,
     load_paraphrase_set,

@@ -7,13 +7,14 @@ import math
 from pathlib import Path
 
 import pytest
-from helpers import Grader, Recommender
 from inspect_ai import eval
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
 
 from escbench_inspect.css.catalog import catalog_sha256
 from escbench_inspect.css.task import css_task
+from escbench_inspect.params import TaskParameterError
+from escbench_inspect.testing.css import Grader, Recommender
 
 CASES = ["nsclc-001", "colorectal-001", "melanoma-001", "breast-002"]
 
@@ -124,13 +125,13 @@ def test_self_judging_refused(tmp_path: Path) -> None:
 
 
 def test_parameter_validation_lists_accepted_values() -> None:
-    with pytest.raises(ValueError, match="accepted: A, B, C, D, E"):
+    with pytest.raises(TaskParameterError, match="accepted: A, B, C, D, E"):
         css_task(families="F")
-    with pytest.raises(ValueError, match="A1_her2_flip"):
+    with pytest.raises(TaskParameterError, match="A1_her2_flip"):
         css_task(interventions="Z9")
-    with pytest.raises(ValueError, match="short, medium, long, xlong"):
+    with pytest.raises(TaskParameterError, match="short, medium, long, xlong"):
         css_task(chart_length="huge")
-    with pytest.raises(ValueError, match="<cancer>-NNN"):
+    with pytest.raises(TaskParameterError, match="<cancer>-NNN"):
         css_task(cases=["lung-1"])
     task = css_task(families="D", interventions=["D1", "D2_surgery_added"], cases=20)
     assert {s.metadata["family"] for s in task.dataset} == {"D"}

@@ -10,7 +10,6 @@ import math
 from pathlib import Path
 
 import pytest
-from helpers import Grader, output
 from inspect_ai import eval
 from inspect_ai.event import InfoEvent, ModelEvent, SpanBeginEvent
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, resolve_sample_attachments
@@ -18,6 +17,7 @@ from inspect_ai.model import get_model
 
 from escbench_inspect.css.dataset import chart_sections
 from escbench_inspect.css.task import css_task
+from escbench_inspect.testing.css import Grader, output
 
 CASE = "colorectal-001"
 QUESTION = "tumor_board_question"

@@ -104,7 +104,7 @@ def test_missing_confidences_are_counted_as_unscored(log: EvalLog) -> None:
 
 def test_sensitivity_without_required_episodes_shows_its_zero_denominator(tmp_path: Path) -> None:
     metrics = log_metrics(_run(tmp_path, variants=["clean", "stale"]))
-    assert math.isnan(metrics["escalated/escalation_sensitivity"])
+    assert math.isnan(metrics["escalated/sensitivity"])
     assert metrics["escalated/n_required"] == 0  # why sensitivity is NaN, beside it in the results
     assert metrics["escalated/n_not_required"] == 4
-    assert metrics["escalated/escalation_specificity"] == 1.0
+    assert metrics["escalated/specificity"] == 1.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from inspect_ai import eval
 
@@ -53,9 +54,9 @@ def test_metrics_match_hand_computation(metrics: dict[str, float]) -> None:
     assert metrics["correct/by_variant_missing"] == 0.0
     assert metrics["correct/by_variant_late_risk"] == 0.5
     assert metrics["correct/by_class_messaging"] == pytest.approx(0.5)
-    assert metrics["escalated/escalation_sensitivity"] == 0.5
-    assert metrics["escalated/missed_escalation_rate"] == 0.5
-    assert metrics["escalated/escalation_specificity"] == 1.0
+    assert metrics["escalated/sensitivity"] == 0.5
+    assert metrics["escalated/miss_rate"] == 0.5
+    assert metrics["escalated/specificity"] == 1.0
     assert metrics["escalated/by_variant_late_risk"] == 0.5
     # utility: 8 TN (+1), 1 TP (+1), 1 FN (−5 or −10), normalized per episode
     assert metrics["utility_5/mean"] == pytest.approx((9 - 5) / 10)
@@ -64,3 +65,25 @@ def test_metrics_match_hand_computation(metrics: dict[str, float]) -> None:
     assert metrics["invalid/count"] == 1
     # confidence: 8 × 0.9 and 1 × 0.6 present; the invalid output has none
     assert metrics["confidence/mean_present"] == pytest.approx((8 * 0.9 + 0.6) / 9)
+
+
+def test_samples_df_expands_the_score_dict_into_columns(tmp_path: Path) -> None:
+    """``escbench.samples_df``: one column per score key, values equal to the log's scores."""
+    from escbench import samples_df
+
+    task = escalation_task(split="all", seeds=load_seeds(FIXTURE_SEEDS))
+    log = eval(task, model=scripted_model(policy), display="none", log_dir=str(tmp_path))[0]
+    frame = samples_df(str(tmp_path)).set_index("id")
+    keys = ("correct", "escalated", "invalid", "utility_5", "utility_10", "confidence")
+    for sample in log.samples:
+        value = sample.scores["escalation_scorer"].value
+        row = frame.loc[sample.id]
+        for key in keys:
+            expected = value[key]
+            got = row[f"score_escalation_scorer_{key}"]
+            if expected is None or expected != expected:  # a missing confidence
+                assert pd.isna(got), (sample.id, key, got)
+            else:
+                assert got == expected, (sample.id, key, got, expected)
+    assert frame["score_escalation_scorer_invalid"].sum() == log_metrics(log)["invalid/count"]
+    assert {"metadata_seed_id", "metadata_variant", "metadata_escalation_required"} <= set(frame.columns)

@@ -12,7 +12,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.scorer import match
 from inspect_ai.solver import generate
 
-from escbench._registry import documentation, escalation, evidence, messaging, triage
+from escbench.tasks import documentation, escalation, evidence, messaging, triage
 from escbench_inspect.params import TaskParameterError
 from escbench_inspect.testing import decision_json, log_metrics, scripted_model
 
@@ -20,9 +20,11 @@ ALWAYS_ESCALATE = scripted_model(lambda messages: decision_json("Escalate", 0.8)
 EXPECTED_METRICS = {
     "correct/mean",
     "correct/clustered_stderr",
-    "escalated/escalation_sensitivity",
-    "escalated/missed_escalation_rate",
-    "escalated/escalation_specificity",
+    "escalated/sensitivity",
+    "escalated/miss_rate",
+    "escalated/specificity",
+    "escalated/n_required",
+    "escalated/n_not_required",
     "utility_5/mean",
     "utility_10/mean",
     "invalid/mean",
@@ -46,6 +48,32 @@ def test_each_task_runs_and_reports_every_metric(task_fn, tmp_path: Path) -> Non
     assert names >= EXPECTED_METRICS
     assert all(s.scores["escalation_scorer"].answer == "Escalate" for s in log.samples)
     assert {"dataset_hash", "escbench_version", "prompt"} <= log.eval.metadata.keys()
+
+
+ESCBENCH_METRICS = {
+    "escbench/sensitivity",
+    "escbench/miss_rate",
+    "escbench/specificity",
+    "escbench/count",
+    "escbench/mean_present",
+}
+
+
+def escbench_metric_names(log) -> set[str]:
+    """The metric names as the log (and the console) carry them, namespace included."""
+    return {name for score in log.results.scores for name in score.metrics if "/" in name}
+
+
+def test_metric_names_are_escbench_namespaced_and_short(tmp_path: Path) -> None:
+    log = eval(
+        triage(variants="late_risk"), model=ALWAYS_ESCALATE, limit=2, log_dir=str(tmp_path), display="none"
+    )[0]
+    names = escbench_metric_names(log)
+    assert names >= ESCBENCH_METRICS
+    assert "escbench/by_variant_late_risk" in names
+    assert all(name.startswith("escbench/") for name in names), names
+    escalated = next(score for score in log.results.scores if score.name == "escalated")
+    assert escalated.metrics["escbench/sensitivity"].value == 1.0
 
 
 def test_uncertainty_prompt_reaches_the_model(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ def _require_local_model() -> None:
 
 
 def _task_exists(name: str) -> bool:
-    import escbench._registry as registry
+    import escbench.tasks as registry
 
     return hasattr(registry, name)
 

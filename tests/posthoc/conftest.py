@@ -19,7 +19,7 @@ from posthoc_helpers import (
     scripted_grader,
 )
 
-from escbench_inspect.analysis.controller_scripted import answer_biased_policy
+from escbench_inspect.controller.demo import answer_biased_policy
 from escbench_inspect.testing import scripted_model
 
 

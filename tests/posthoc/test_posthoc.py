@@ -23,9 +23,9 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
 from posthoc_helpers import PROVIDERS, RECORDED_GRADER, relabel, scripted_grader
 
-from escbench._scorers import controller_full
-from escbench_inspect.analysis.controller_scripted import answer_biased_policy
+from escbench.scorers import controller_full
 from escbench_inspect.cli import main
+from escbench_inspect.controller.demo import answer_biased_policy
 from escbench_inspect.css.agreement import rejudge, summarize
 from escbench_inspect.css.scorer import css_judge
 from escbench_inspect.testing import last_user_text, scripted_model
@@ -43,7 +43,7 @@ def _scores(path: Path, scorer: str) -> dict[tuple[str, int], object]:
 @pytest.fixture(scope="session")
 def controller_file(escalation_logs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("posthoc-controller") / "controller.json"
-    from escbench_inspect.analysis.tune import tune
+    from escbench_inspect.controller.tune import tune
 
     file, _ = tune([str(escalation_logs[PROVIDERS[0]])])
     out.write_text(file.model_dump_json(indent=2), encoding="utf-8")

@@ -240,7 +240,7 @@ def test_duplicate_catalog_id_is_rejected(css_copy: Path) -> None:
 
 @pytest.fixture
 def lexicon_copy(tmp_path: Path) -> Path:
-    detectors = pytest.importorskip("escbench_inspect.scorers.detectors")
+    detectors = pytest.importorskip("escbench_inspect.controller.detectors")
     # modifiers.yaml and one detector file: enough for every case, and fast to compile.
     target = tmp_path / "lexicon"
     target.mkdir()
@@ -266,7 +266,7 @@ LEXICON_CASES: dict[str, tuple[Mutation, str, bool]] = {
 
 @pytest.mark.parametrize("case", LEXICON_CASES)
 def test_bad_lexicon_names_file_entry_and_field(lexicon_copy: Path, case: str) -> None:
-    from escbench_inspect.scorers.detectors import load_lexicon
+    from escbench_inspect.controller.detectors import load_lexicon
 
     mutation, fragment, names_entry = LEXICON_CASES[case]
     path = lexicon_copy / "high_risk.yaml"
@@ -278,7 +278,7 @@ def test_bad_lexicon_names_file_entry_and_field(lexicon_copy: Path, case: str) -
 
 
 def test_lexicon_context_term_that_does_not_compile(lexicon_copy: Path) -> None:
-    from escbench_inspect.scorers.detectors import load_lexicon
+    from escbench_inspect.controller.detectors import load_lexicon
 
     path = lexicon_copy / "high_risk.yaml"
     _mutate(path, lambda d: _concept(d).update(requires_context=["(((("]))

@@ -1,8 +1,9 @@
 """Bad task parameters fail before any model call, with a message listing what is accepted.
 
 Inspect parses ``-T key=value`` values as YAML and only *warns* on a key that matches no task
-parameter. Our ``@task`` wrappers take ``**unknown`` (Inspect then passes unknown keys through,
-see ``inspect_ai._eval.registry.task_create``) and ``reject_unknown`` raises with a suggestion.
+parameter. The registered ``@task`` objects declare ``**misspelled`` (Inspect then passes unknown
+keys through, see ``inspect_ai._eval.registry.task_create``) while the registry lists only the
+named parameters, and ``parameters_of`` raises with a suggestion.
 """
 
 from __future__ import annotations
@@ -20,16 +21,19 @@ import yaml
 from inspect_ai import eval
 from inspect_ai._util.registry import is_registry_object, registry_info
 
-import escbench._registry as registry
+import escbench.tasks as registry
+from escbench_inspect.agents.css import css_agent_task
+from escbench_inspect.css.task import css_task
 from escbench_inspect.params import (
     TaskParameterError,
     UnknownTaskParameterError,
     reject_unknown,
     task_parameters,
 )
+from escbench_inspect.tasks import escalation_task
 
 ESCALATION_TASKS = ("escalation", "documentation", "evidence", "messaging", "triage")
-HAS_CONTROLLER = importlib.util.find_spec("escbench_inspect.scorers.controller") is not None
+HAS_CONTROLLER = importlib.util.find_spec("escbench_inspect.controller.scorer") is not None
 
 
 def _registered_tasks() -> dict[str, Callable[..., Any]]:
@@ -46,6 +50,67 @@ TASKS = _registered_tasks()
 
 def test_every_escalation_task_is_registered() -> None:
     assert set(ESCALATION_TASKS) <= set(TASKS)
+
+
+BUILDERS = {"css": (css_task, ("recommend", "recommender")), "css_agent": (css_agent_task, ())}
+
+
+@pytest.mark.parametrize("task_name", sorted(TASKS))
+def test_registry_lists_the_builder_parameters_and_nothing_else(task_name: str) -> None:
+    """One definition: the registry's parameters are the builder's, in its order, keyword-only."""
+    builder, omit = BUILDERS.get(task_name, (escalation_task, ("seeds",)))
+    if task_name in ESCALATION_TASKS and task_name != "escalation":
+        omit = ("classes", "seeds")
+    expected = [name for name in task_parameters(builder) if name not in omit]
+    listed = registry_info(TASKS[task_name]).metadata["params"]
+    assert listed == expected
+    assert "unknown" not in listed and "misspelled" not in listed
+    builder_kinds = {p.kind for p in inspect.signature(builder).parameters.values()}
+    assert builder_kinds == {inspect.Parameter.KEYWORD_ONLY}
+    documented = (TASKS[task_name].__doc__ or "").split("Args:", 1)[-1]
+    assert all(f"    {name}:" in documented for name in expected), documented
+
+
+def _inspect_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "inspect_ai",
+            "eval",
+            *args,
+            "--model",
+            "mockllm/model",
+            "--log-dir",
+            str(cwd / "logs"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ("escbench/triage", "-T", "split=training"),
+            "invalid value 'training' for task parameter 'split'; accepted: test, dev, all",
+        ),
+        (("escbench/css", "-T", "cases=1"), "task 'escbench/css' needs a 'grader' model role"),
+        (("escbench/css_agent", "-T", "limit=1"), "task 'escbench/css_agent' needs a 'grader' model role"),
+    ],
+)
+def test_a_run_that_cannot_start_prints_one_line_and_exits_non_zero(args, message, tmp_path: Path) -> None:
+    """PrerequisiteError: Inspect prints the message without a traceback; no log is written."""
+    result = _inspect_cli(*args, cwd=tmp_path)
+    output = " ".join((result.stdout + result.stderr).split())  # rich wraps long lines
+    assert result.returncode != 0
+    assert message in output, output
+    assert "Traceback" not in output
+    assert len((result.stdout + result.stderr).strip().splitlines()) <= 4
+    assert not (tmp_path / "logs").exists() or not any((tmp_path / "logs").iterdir())
 
 
 # --------------------------------------------------------------------------------------------
@@ -71,9 +136,7 @@ BAD_VALUES = {
 }
 
 
-@pytest.mark.parametrize(
-    ("name", "text"), [(n, t) for n, texts in BAD_VALUES.items() for t in texts]
-)
+@pytest.mark.parametrize(("name", "text"), [(n, t) for n, texts in BAD_VALUES.items() for t in texts])
 def test_escalation_parameter_rejects_out_of_range_value(name: str, text: str) -> None:
     value = yaml.safe_load(text)
     with pytest.raises(TaskParameterError) as caught:
@@ -93,7 +156,7 @@ def test_every_parameter_of_every_escalation_task_rejects_junk(task_name: str) -
             fn(**{name: "__bogus__"})
 
 
-@pytest.mark.skipif(not HAS_CONTROLLER, reason="escbench_inspect.scorers.controller not present")
+@pytest.mark.skipif(not HAS_CONTROLLER, reason="escbench_inspect.controller.scorer not present")
 def test_controller_parameter_names_the_unreadable_file(tmp_path: Path) -> None:
     """``controller`` is a path to a tuned controller file: a bad one fails at task creation."""
     from escbench_inspect.datasets.errors import DataFileError
@@ -152,8 +215,7 @@ def test_misspelled_parameter_is_rejected_with_a_suggestion(task_name: str) -> N
     if task_name in WITHOUT_UNKNOWN_CHECK:
         pytest.xfail(f"escbench/{task_name} lacks **unknown + reject_unknown in its @task wrapper")
     fn = TASKS[task_name]
-    assert any(p.kind is inspect.Parameter.VAR_KEYWORD
-               for p in inspect.signature(fn).parameters.values())
+    assert any(p.kind is inspect.Parameter.VAR_KEYWORD for p in inspect.signature(fn).parameters.values())
     for name in task_parameters(fn):
         wrong = _misspell(name)
         with pytest.raises(UnknownTaskParameterError) as caught:
@@ -166,17 +228,35 @@ def test_misspelled_parameter_is_rejected_with_a_suggestion(task_name: str) -> N
 def test_inspect_passes_unknown_task_args_through_to_the_wrapper(faults, tmp_path: Path) -> None:
     """The path ``inspect eval escbench/triage -T …`` takes; no model call, no log written."""
     with pytest.raises(UnknownTaskParameterError, match=r"'varaints' \(did you mean 'variants'"):
-        eval("escbench/triage", task_args={"varaints": "clean"}, model=faults.MODEL,
-             log_dir=str(tmp_path), display="none")
+        eval(
+            "escbench/triage",
+            task_args={"varaints": "clean"},
+            model=faults.MODEL,
+            log_dir=str(tmp_path),
+            display="none",
+        )
     assert sum(faults.CALLS.values()) == 0
     assert not any(tmp_path.iterdir())
 
 
 def test_misspelled_parameter_on_the_command_line(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "inspect_ai", "eval", "escbench/triage", "--model", "mockllm/model",
-         "-T", "spilt=dev", "--log-dir", str(tmp_path)],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "inspect_ai",
+            "eval",
+            "escbench/triage",
+            "--model",
+            "mockllm/model",
+            "-T",
+            "spilt=dev",
+            "--log-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode != 0
     assert "unknown task parameter 'spilt' (did you mean 'split'?)" in result.stdout + result.stderr

@@ -18,7 +18,7 @@ import pytest
 import yaml
 from inspect_ai import eval
 
-from escbench._registry import triage
+from escbench.tasks import triage
 from escbench_inspect.datasets.assembly import default_seeds
 from escbench_inspect.datasets.export import episodes_jsonl
 from escbench_inspect.datasets.schema import SeedScenario
@@ -45,8 +45,13 @@ print(json.dumps(result))
 def _probe(tmp_path: Path, hash_seed: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     out = tmp_path / f"episodes_{hash_seed}.jsonl"
-    return subprocess.Popen([sys.executable, "-c", PROBE, str(out)], env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-c", PROBE, str(out)],
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def test_build_and_hashes_are_identical_across_processes(tmp_path: Path) -> None:
@@ -104,8 +109,7 @@ def test_a_changed_seed_changes_the_dataset_hash(change: dict) -> None:
 
 def test_logs_record_hash_and_version_and_identical_runs_agree(faults, tmp_path: Path) -> None:
     logs = [
-        eval(triage(variants="clean"), model=faults.MODEL, log_dir=str(tmp_path / str(i)),
-             display="none")[0]
+        eval(triage(variants="clean"), model=faults.MODEL, log_dir=str(tmp_path / str(i)), display="none")[0]
         for i in range(2)
     ]
     first, second = (log.eval.metadata for log in logs)
@@ -116,8 +120,9 @@ def test_logs_record_hash_and_version_and_identical_runs_agree(faults, tmp_path:
         assert log.status == "success" and log.samples is not None
         order = {sample_id: i for i, sample_id in enumerate(log.eval.dataset.sample_ids)}
         samples = sorted(log.samples, key=lambda s: order[s.id])  # the dataset's own order
-        fingerprint = [{"id": s.id, "input": s.input, "target": s.target, "metadata": s.metadata}
-                       for s in samples]
+        fingerprint = [
+            {"id": s.id, "input": s.input, "target": s.target, "metadata": s.metadata} for s in samples
+        ]
         assert content_hash(fingerprint) == log.eval.metadata["dataset_hash"]
 
 

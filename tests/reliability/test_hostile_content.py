@@ -127,7 +127,7 @@ def test_markup_and_injection_in_model_output(output: str, action: str | None,
 
 def test_detectors_survive_hostile_text() -> None:
     """The controller's detectors read the episode: hostile markup must not crash them."""
-    detectors = pytest.importorskip("escbench_inspect.scorers.detectors")
+    detectors = pytest.importorskip("escbench_inspect.controller.detectors")
     original, hostile = hostile_seed()
     from escbench_inspect.datasets.assembly import iter_episodes
     from escbench_inspect.datasets.render import render_blocks
@@ -147,7 +147,7 @@ def test_chart_tool_gives_each_concurrent_sample_its_own_chart(tmp_path: Path) -
     pytest.importorskip("escbench_inspect.agents.escalation")
     from inspect_ai.model import ChatMessageTool
 
-    from escbench_inspect.agents.scripted import fixed_script, scripted_agent_model
+    from escbench_inspect.testing.agents import fixed_script, scripted_agent_model
 
     original, hostile = hostile_seed(block="earlier_record")
     task = escalation_task(classes=original.task_class.value, seeds=[original, hostile],

@@ -19,7 +19,7 @@ import pytest
 from inspect_ai import Task, eval, eval_retry
 from inspect_ai.log import EvalLog
 
-from escbench._registry import triage
+from escbench.tasks import triage
 
 SCORER = "escalation_scorer"
 
@@ -32,7 +32,8 @@ def _inputs(task: Task, n: int) -> list[tuple[str, str]]:
 def _metric(log: EvalLog, key: str, metric: str) -> float:
     assert log.results is not None
     score = next(s for s in log.results.scores if s.name == key)
-    return score.metrics[metric].value
+    escbench_name = f"escbench/{metric}"  # escbench's metrics are namespaced (escbench.metrics)
+    return score.metrics[escbench_name if escbench_name in score.metrics else metric].value
 
 
 def test_each_provider_fault_is_retried_or_recorded(faults, tmp_path: Path) -> None:
@@ -46,8 +47,9 @@ def test_each_provider_fault_is_retried_or_recorded(faults, tmp_path: Path) -> N
         "hangs_forever": f.hangs(seconds=30),
         "empty": f.says(""),
         "no_choices": f.empty_choices(),
-        "max_tokens": f.says('{"action": "Escalate", "confidence": 0.9, "reason": "The pat',
-                             stop_reason="max_tokens"),
+        "max_tokens": f.says(
+            '{"action": "Escalate", "confidence": 0.9, "reason": "The pat', stop_reason="max_tokens"
+        ),
         "content_filter": f.says("", stop_reason="content_filter", error="blocked by policy"),
         "refusal_prose": f.says("I'm sorry, but I can't help with medical decisions."),
     }
@@ -57,8 +59,16 @@ def test_each_provider_fault_is_retried_or_recorded(faults, tmp_path: Path) -> N
         f.PLAN[text] = behaviour
         fault_of[sample_id] = fault
 
-    log = eval(task, model=f.MODEL, limit=len(plan), log_dir=str(tmp_path), display="none",
-               fail_on_error=False, attempt_timeout=1, max_retries=2)[0]
+    log = eval(
+        task,
+        model=f.MODEL,
+        limit=len(plan),
+        log_dir=str(tmp_path),
+        display="none",
+        fail_on_error=False,
+        attempt_timeout=1,
+        max_retries=2,
+    )[0]
 
     # The run finishes and says how many samples completed.
     assert log.status == "success"
@@ -119,8 +129,7 @@ def test_sample_level_retry_on_error_recovers_and_keeps_the_error(faults, tmp_pa
     task = triage(variants="clean")
     (first_id, first_text), (second_id, second_text) = _inputs(task, 2)
     f.PLAN[first_text] = f.fails_first_attempt(f.answer("Escalate"))
-    log = eval(task, model=f.MODEL, limit=2, log_dir=str(tmp_path), display="none",
-               retry_on_error=1)[0]
+    log = eval(task, model=f.MODEL, limit=2, log_dir=str(tmp_path), display="none", retry_on_error=1)[0]
     assert log.status == "success"
     assert log.results is not None and log.results.completed_samples == 2
     samples = {str(s.id): s for s in log.samples or []}
@@ -133,9 +142,7 @@ def test_sample_level_retry_on_error_recovers_and_keeps_the_error(faults, tmp_pa
 
 
 @pytest.mark.parametrize("fail_on_error", [True, False], ids=["interrupted", "partly_failed"])
-def test_eval_retry_completes_every_sample_exactly_once(
-    faults, tmp_path: Path, fail_on_error: bool
-) -> None:
+def test_eval_retry_completes_every_sample_exactly_once(faults, tmp_path: Path, fail_on_error: bool) -> None:
     """An interrupted (first error stops the run) or partly failed log is completed by eval_retry."""
     f = faults
     n = 6
@@ -146,8 +153,15 @@ def test_eval_retry_completes_every_sample_exactly_once(
     for text in broken:
         f.PLAN[text] = f.raises("provider exploded")
 
-    first = eval(task, model=f.MODEL, limit=n, max_samples=1, log_dir=str(tmp_path),
-                 display="none", fail_on_error=fail_on_error)[0]
+    first = eval(
+        task,
+        model=f.MODEL,
+        limit=n,
+        max_samples=1,
+        log_dir=str(tmp_path),
+        display="none",
+        fail_on_error=fail_on_error,
+    )[0]
     first_ids = [str(s.id) for s in first.samples or []]
     if fail_on_error:
         # Sequential run stopped at the first error: the rest were never attempted.
@@ -176,9 +190,7 @@ def test_eval_retry_completes_every_sample_exactly_once(
             assert f.CALLS[text] == calls_before.get(text, 0)
 
 
-def test_unreachable_local_server_errors_each_sample(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_unreachable_local_server_errors_each_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The local-model path (llama-cpp-python provider) when the server is down or died mid-run:
     every sample is an error naming the connection failure, the run ends, nothing is scored."""
     pytest.importorskip("openai")
@@ -188,9 +200,17 @@ def test_unreachable_local_server_errors_each_sample(
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     monkeypatch.setenv("LLAMA_CPP_PYTHON_API_KEY", "unused")
-    log = eval(triage(variants="clean"), model="llama-cpp-python/local",
-               model_base_url=f"http://127.0.0.1:{port}/v1", limit=2, max_retries=0, timeout=20,
-               fail_on_error=False, log_dir=str(tmp_path), display="none")[0]
+    log = eval(
+        triage(variants="clean"),
+        model="llama-cpp-python/local",
+        model_base_url=f"http://127.0.0.1:{port}/v1",
+        limit=2,
+        max_retries=0,
+        timeout=20,
+        fail_on_error=False,
+        log_dir=str(tmp_path),
+        display="none",
+    )[0]
     assert log.status == "success"
     assert log.samples is not None and len(log.samples) == 2
     for sample in log.samples:

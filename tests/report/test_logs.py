@@ -14,7 +14,7 @@ from escbench_inspect.analysis.logs import (
 
 def test_benchmark_of_recognizes_escalation_css_and_other_logs() -> None:
     assert benchmark_of({"benchmark": "escbench-escalation"}) == "escbench-escalation"
-    assert benchmark_of({"css_variant": "prompt", "escbench_version": "0.1"}) == CSS_BENCHMARK
+    assert benchmark_of({"css_recommender": "prompt", "escbench_version": "0.1"}) == CSS_BENCHMARK
     assert benchmark_of({}) is None
 
 

@@ -29,13 +29,8 @@ from inspect_ai.scorer import Score, Target, match, scorer
 from inspect_ai.solver import TaskState, generate
 from scipy import stats as scipy_stats
 
-from escbench_inspect.analysis.report import (
-    SECTION_HOOKS,
-    ReportOptions,
-    ReportSection,
-    build_report,
-    write_report,
-)
+from escbench_inspect.analysis.report import write_report
+from escbench_inspect.analysis.results import SECTION_HOOKS, ReportOptions, ReportSection, build_report
 from escbench_inspect.analysis.shortcuts import best_content_free, default_audit
 from escbench_inspect.cli import main as cli_main
 from escbench_inspect.datasets.assembly import default_seeds

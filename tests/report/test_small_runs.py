@@ -21,7 +21,7 @@ from inspect_ai.scorer import match
 from inspect_ai.solver import generate
 
 from escbench_inspect.analysis import figures
-from escbench_inspect.analysis.report import ReportOptions, build_report, split_corpus
+from escbench_inspect.analysis.results import ReportOptions, build_report, split_corpus
 from escbench_inspect.cli import main as cli_main
 from escbench_inspect.css.task import css_task
 from escbench_inspect.datasets.assembly import default_seeds

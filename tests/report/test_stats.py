@@ -206,7 +206,7 @@ def test_paired_wilcoxon_degenerate_cases() -> None:
 def test_clustered_stderr_is_nan_with_one_cluster_and_matches_inspect_otherwise() -> None:
     from inspect_ai.scorer import SampleScore, Score, stderr
 
-    from escbench_inspect.scorers.metrics import clustered_stderr
+    from escbench.metrics import clustered_stderr
 
     def scores(seeds: list[str], values: list[float]) -> list[SampleScore]:
         return [

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
+from typing import Literal
 
 from inspect_ai import Task, task_with
 from inspect_ai.agent import AgentSubmit, run
@@ -29,11 +30,11 @@ from escbench_inspect.css.dataset import chart_sections, plan_tuples, validate_p
 from escbench_inspect.css.prompts import RECOMMENDER_SYSTEM, RECOMMENDER_USER
 from escbench_inspect.css.solver import ChartRequest, Recommendation, RecommendFn
 from escbench_inspect.css.task import css_task
-from escbench_inspect.params import boolean
+from escbench_inspect.params import TaskParameterError, boolean, require_model_role
 
 CSS_CHART = ChartVocabulary({name: SECTION_TITLES[name] for name in SECTION_NAMES})
 RUNS: tuple[str, ...] = ("baseline", "mutated")
-VARIANT = "react_agent"
+RECOMMENDER = "react_agent"
 AGENT_SPAN = "chart_agent"
 DEFAULT_FAMILIES = "D"
 DEFAULT_LIMIT = 100
@@ -108,7 +109,7 @@ def tuple_limited_cases(
     if limit is None:
         return None
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise ValueError(f"limit must be a positive integer or null, got {limit!r}")
+        raise TaskParameterError("limit", limit, "a positive integer or null")
     plans, _ = plan_tuples(validate_params(families, interventions))
     per_case: dict[str, int] = {}
     for plan in plans:
@@ -121,28 +122,45 @@ def tuple_limited_cases(
         chosen.append(case_id)
         total += count
     if not chosen:
-        raise ValueError(f"limit={limit} is smaller than the first case's tuple count")
+        raise TaskParameterError("limit", limit, "at least the first case's tuple count")
     return chosen
 
 
 def _positive_int(name: str, value: object, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        raise TaskParameterError(name, value, f"an integer >= {minimum}")
     return value
 
 
 def css_agent_task(
+    *,
     families: str | Sequence[str] | None = DEFAULT_FAMILIES,
     interventions: str | Sequence[str] | None = None,
     limit: int | None = DEFAULT_LIMIT,
-    chart_length: str = "short",
+    chart_length: Literal["short", "medium", "long", "xlong"] = "short",
     allow_self_judge: bool = False,
     max_turns: int = AgentLimits.max_turns,
     max_reads: int = AgentLimits.max_reads,
     max_section_bytes: int = AgentLimits.max_section_bytes,
     recover_tool_calls: bool = False,
 ) -> Task:
-    """``escbench/css`` with the agent recommender, its tool-use scorer and agent metadata."""
+    """``escbench/css`` answered by ReAct agents that read the chart via ``read_chart_section``.
+
+    The single definition of the ``escbench/css_agent`` parameters.
+
+    Args:
+        families: subset of A-E (default D, surgery status, as in the paper's agent setting).
+        interventions: catalog ids or short forms like ``D1`` (default all in the families).
+        limit: at most this many tuples, whole cases in corpus order (default 100; null: all).
+        chart_length: short | medium | long | xlong (the 8 KB cap bites from ``long`` on).
+        allow_self_judge: let the grader be the evaluated model (recorded in the log).
+        max_turns: model generations per agent run (then the run stops unsubmitted).
+        max_reads: chart reads per agent run (later calls get a tool error).
+        max_section_bytes: per-call cap on a section's text (0: no cap).
+        recover_tool_calls: turn a tool call the model wrote as bare JSON text into a real one
+            (off by default; for weak local models; not comparable to native tool use).
+    """
+    require_model_role("grader", "escbench/css_agent")
     limits = AgentLimits(
         max_turns=_positive_int("max_turns", max_turns, 2),
         max_reads=_positive_int("max_reads", max_reads, 1),
@@ -157,7 +175,7 @@ def css_agent_task(
         chart_length=chart_length,
         allow_self_judge=allow_self_judge,
         recommend=agent_recommend(limits, recover_tool_calls),
-        variant=VARIANT,
+        recommender=RECOMMENDER,
     )
     tool_scorer = agent_tool_scorer(runs=RUNS, vocabulary=CSS_CHART.names, recovery=recover_tool_calls)
     scorers = [*base.scorer, tool_scorer]

@@ -18,9 +18,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from escbench_inspect.analysis.logs import MODEL_ACTION  # noqa: E402
+from escbench_inspect.datasets.schema import Variant  # noqa: E402
+
+VARIANTS = tuple(v.value for v in Variant)
 
 if TYPE_CHECKING:
-    from escbench_inspect.analysis.report import Report
+    from escbench_inspect.analysis.results import Report
 
 DPI = 150
 LINESTYLES = ("-", "--", ":", "-.")
@@ -159,8 +162,6 @@ def figure1(report: Report, out_dir: Path) -> str:
 
 def figure2(report: Report, out_dir: Path) -> str:
     """Decision accuracy by variant (x) and model (bars), one row per prompt condition."""
-    from escbench_inspect.analysis.report import VARIANTS
-
     table = report.table2[report.table2["controller"] == MODEL_ACTION]
     models = sorted(table["model"].unique())
     names, colors = short_names(models), _colors(models)

@@ -7,7 +7,7 @@ duplicates and unreadable files are listed.
 
 A *decision scorer* is any scorer whose value dict has the keys of ``escalation_scorer``
 (:data:`DECISION_KEYS`). ``escalation_scorer`` is the model's own action (controller ``"model"``);
-a controller scorer names its variant in ``Score.metadata["controller"]["name"]``.
+a controller scorer names its ablation in ``Score.metadata["controller"]["name"]``.
 """
 
 from __future__ import annotations

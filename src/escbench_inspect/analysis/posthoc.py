@@ -99,11 +99,11 @@ def write_log_atomically(log: EvalLog, target: Path) -> None:
 def apply_controller(
     log_path: Path | str, controller: Path | str, out: Path | str | None = None, replace: bool = False
 ) -> tuple[Path, list[str]]:
-    """Append the controller scores of every variant in ``controller`` to one escalation log.
+    """Append the controller scores of every ablation in ``controller`` to one escalation log.
 
     Returns the written path (``out``, or the input in place) and the scorer names added.
     """
-    from escbench_inspect.scorers.controller import controller_scorers
+    from escbench.scorers import controller_scorers
 
     log_path = Path(log_path)
     log = read_eval_log(str(log_path))
@@ -131,7 +131,7 @@ def apply_controller(
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("logs", nargs="+", help=".eval logs of escbench escalation tasks")
     parser.add_argument(
-        "--controller", required=True, help="controller file from `escbench tune` (every variant in it)"
+        "--controller", required=True, help="controller file from `escbench tune` (every ablation in it)"
     )
     parser.add_argument("--out", help="write the scored log here instead of in place (one LOG only)")
     parser.add_argument(

@@ -31,6 +31,7 @@ from escbench_inspect.css.generator import corpus
 from escbench_inspect.css.render import CHART_LENGTHS, ChartRenderer, render_sections
 from escbench_inspect.css.schema import Case
 from escbench_inspect.integrity import content_hash
+from escbench_inspect.params import TaskParameterError
 
 if TYPE_CHECKING:
     from inspect_ai.dataset import MemoryDataset
@@ -106,7 +107,7 @@ def validate_params(
     fam = [f.upper() for f in fam]
     bad = [f for f in fam if f not in FAMILIES]
     if bad or not fam:
-        raise ValueError(f"families: unknown {bad or fam}; accepted: {', '.join(FAMILIES)}")
+        raise TaskParameterError("families", families, FAMILIES)
     ivs = _as_list(interventions)
     if ivs is None:
         chosen = [iv_id for iv_id, iv in catalog.items() if iv.family in fam]
@@ -117,34 +118,34 @@ def validate_params(
             resolved = item if item in catalog else short.get(item.upper())
             (chosen if resolved else bad).append(resolved or item)
         if bad or not chosen:
-            raise ValueError(
-                f"interventions: unknown {bad or ivs}; accepted: "
-                f"{', '.join(catalog)} (or their short forms "
-                f"{', '.join(short)})"
+            raise TaskParameterError(
+                "interventions",
+                bad or ivs,
+                f"{', '.join(catalog)} (or their short forms {', '.join(short)})",
             )
         chosen = [iv_id for iv_id in catalog if iv_id in chosen and catalog[iv_id].family in fam]
         if not chosen:
-            raise ValueError(f"interventions {ivs} are not in the selected families {fam}")
+            raise TaskParameterError("interventions", ivs, f"interventions of the selected families {fam}")
     all_ids = [case.case_id for case in corpus()]
     if cases is None:
         case_ids = all_ids
     elif isinstance(cases, int) or (isinstance(cases, str) and cases.strip().isdigit()):
         count = int(cases)
         if not 1 <= count <= len(all_ids):
-            raise ValueError(f"cases: a count must be between 1 and {len(all_ids)}, got {count}")
+            raise TaskParameterError("cases", cases, f"a count between 1 and {len(all_ids)}")
         case_ids = all_ids[:count]
     else:
         wanted = _as_list(cases) or []
         bad = [c for c in wanted if c not in all_ids]
         if bad or not wanted:
-            raise ValueError(
-                f"cases: unknown case id(s) {bad or wanted}; accepted: a count "
-                f"1-{len(all_ids)} or ids like {all_ids[0]}, {all_ids[1]} "
-                f"(format <cancer>-NNN)"
+            raise TaskParameterError(
+                "cases",
+                bad or wanted,
+                f"a count 1-{len(all_ids)} or ids like {all_ids[0]}, {all_ids[1]} (format <cancer>-NNN)",
             )
         case_ids = [c for c in all_ids if c in wanted]
     if chart_length not in CHART_LENGTHS:
-        raise ValueError(f"chart_length: unknown '{chart_length}'; accepted: {', '.join(CHART_LENGTHS)}")
+        raise TaskParameterError("chart_length", chart_length, CHART_LENGTHS)
     return Selection(tuple(fam), tuple(chosen), tuple(case_ids), chart_length)
 
 

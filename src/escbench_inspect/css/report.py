@@ -39,7 +39,7 @@ def css_table(paths: Sequence[str | Path]) -> tuple[pd.DataFrame, float | None]:
         rows.append(
             {
                 "model": summary.model,
-                "setting": str((log.eval.metadata or {}).get("css_variant", "prompt")),
+                "setting": str((log.eval.metadata or {}).get("css_recommender", "prompt")),
                 "grader": summary.grader,
                 "css": summary.css,
                 "cms": summary.cms,
@@ -75,8 +75,8 @@ def css_markdown(table: pd.DataFrame, rho: float | None) -> str:
 
 
 def css_section(paths: list[str], out: Path) -> Any:
-    """Section hook for ``escbench report`` (see ``analysis.report.register_section``)."""
-    from escbench_inspect.analysis.report import ReportSection
+    """Section hook for ``escbench report`` (see ``analysis.results.register_section``)."""
+    from escbench_inspect.analysis.results import ReportSection
 
     table, rho = css_table(paths)
     return ReportSection(

@@ -1,7 +1,7 @@
 """Paired solver: a baseline and a mutated recommendation, in independent conversations.
 
 The step "produce one recommendation from a chart" is a pluggable :data:`RecommendFn`. The default,
-:func:`prompt_recommend`, puts the whole chart in one user message. A tool-using variant (e.g. a
+:func:`prompt_recommend`, puts the whole chart in one user message. A tool-using recommender (e.g. a
 ReAct agent with ``read_chart_section``) supplies its own function; the solver, baseline sharing
 and scoring stay the same. A case's baseline is generated once per run (per solver instance and
 epoch) and shared by all of that case's interventions.
@@ -34,6 +34,7 @@ from inspect_ai.util import span
 from escbench_inspect.css.dataset import chart_sections
 from escbench_inspect.css.prompts import RECOMMENDER_SYSTEM, RECOMMENDER_USER
 from escbench_inspect.css.render import render_chart
+from escbench_inspect.params import ModelRoleError
 
 STORE_BASELINE = "css:baseline"
 STORE_MUTATED = "css:mutated"
@@ -110,7 +111,7 @@ def check_self_judge(grader: Model | str, evaluated: Model | str, allow: bool) -
     """
     same = model_identity(grader) == model_identity(evaluated)
     if same and not allow:
-        raise ValueError(
+        raise ModelRoleError(
             f"Refusing to let {model_identity(evaluated)} judge itself: bind a different grader "
             "with --model-role grader=<provider/model>, or pass -T allow_self_judge=true "
             "(recorded in the log)."
@@ -120,13 +121,13 @@ def check_self_judge(grader: Model | str, evaluated: Model | str, allow: bool) -
 
 @solver
 def paired_recommendations(
-    recommend: RecommendFn | None = None, variant: str = "prompt", allow_self_judge: bool = False
+    recommend: RecommendFn | None = None, recommender: str = "prompt", allow_self_judge: bool = False
 ) -> Solver:
     """Baseline (shared per case) + mutated recommendation for each (case, intervention) sample.
 
     Args:
         recommend: produces one recommendation from one chart (default :func:`prompt_recommend`).
-        variant: name of the recommend function, part of the baseline cache key.
+        recommender: name of the recommend function, part of the baseline cache key.
         allow_self_judge: permit the grader role to be the evaluated model.
     """
     recommend_fn = recommend or prompt_recommend
@@ -138,7 +139,7 @@ def paired_recommendations(
         check_self_judge(grader, model, allow_self_judge)
         meta = state.metadata
         case_id, iv_id, length = meta["case_id"], meta["intervention_id"], meta["chart_length"]
-        key = (model_identity(model), variant, case_id, length, state.epoch)
+        key = (model_identity(model), recommender, case_id, length, state.epoch)
 
         async def make_baseline() -> Recommendation:
             return await recommend_fn(

@@ -1,8 +1,9 @@
-"""Builder of the ``escbench/css`` task (the ``@task`` wrapper lives in ``escbench._css_tasks``)."""
+"""Builder of the ``escbench/css`` task (the ``@task`` wrapper is ``escbench.tasks.css``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from inspect_ai import Task
 
@@ -12,33 +13,51 @@ from escbench_inspect.css.dataset import css_dataset, validate_params
 from escbench_inspect.css.scorer import cms_judge, css_judge
 from escbench_inspect.css.solver import RecommendFn, paired_recommendations
 from escbench_inspect.integrity import package_version
+from escbench_inspect.listing import task_version
+from escbench_inspect.params import TaskParameterError, boolean, require_model_role
 
 
 def css_task(
+    *,
     families: str | Sequence[str] | None = None,
     interventions: str | Sequence[str] | None = None,
     cases: int | str | Sequence[str] | None = None,
-    chart_length: str = "short",
+    chart_length: Literal["short", "medium", "long", "xlong"] = "short",
     allow_self_judge: bool = False,
     recommend: RecommendFn | None = None,
-    variant: str = "prompt",
+    recommender: str = "prompt",
 ) -> Task:
-    """The CSS task: one sample per emitted (case, intervention) tuple.
+    """Counterfactual tumor-board tuples: paired recommendations judged by the ``grader`` role.
 
-    ``recommend``/``variant`` swap the single-recommendation step (e.g. a ReAct agent over the
-    chart sections) without touching the dataset, baseline sharing or scoring.
+    One sample per emitted (case, intervention) tuple. The single definition of the
+    ``escbench/css`` parameters (the wrapper takes this signature less ``recommend``/``recommender``).
+
+    Args:
+        families: intervention families, a subset of A-E (default all).
+        interventions: catalog ids or short forms like ``A1`` (default all in the families).
+        cases: a count (first N of the balanced corpus) or a list of case ids (default all 240).
+        chart_length: short | medium | long | xlong.
+        allow_self_judge: let the grader be the evaluated model (recorded in the log).
+        recommend: Python API only: replaces the single-recommendation step (e.g. a ReAct agent
+            over the chart sections) without touching the dataset, baseline sharing or scoring.
+        recommender: Python API only: the name of ``recommend`` (part of the baseline cache key).
     """
-    if not isinstance(allow_self_judge, bool):
-        raise ValueError(f"allow_self_judge must be true or false, got {allow_self_judge!r}")
+    allow_self_judge = boolean("allow_self_judge", allow_self_judge)
+    require_model_role("grader", "escbench/css")
     selection = validate_params(families, interventions, cases, chart_length)
     dataset, provenance = css_dataset(selection)
     if len(dataset) == 0:
-        raise ValueError("the selected families/interventions/cases admit no tuples")
+        raise TaskParameterError(
+            "interventions",
+            interventions,
+            "a selection of families, interventions and cases that admits at least one tuple",
+        )
     data = packaged_data()
     return Task(
+        version=task_version(),
         dataset=dataset,
         solver=paired_recommendations(
-            recommend=recommend, variant=variant, allow_self_judge=allow_self_judge
+            recommend=recommend, recommender=recommender, allow_self_judge=allow_self_judge
         ),
         scorer=[css_judge(allow_self_judge=allow_self_judge), cms_judge(allow_self_judge=allow_self_judge)],
         metadata={
@@ -46,7 +65,7 @@ def css_task(
             "css_catalog_version": data.catalog.version,
             "css_catalog_sha256": catalog_sha256(data),
             "benchmark": "escbench-css",
-            "css_variant": variant,
+            "css_recommender": recommender,
             "allow_self_judge": allow_self_judge,
             "escbench_version": package_version(),
         },

@@ -50,7 +50,8 @@ def load_seed(path: Path) -> SeedScenario:
         raise DataFileError.from_validation(path, error, entry=entry) from error
     if seed.id != path.stem:
         raise DataFileError(path, [f"field 'id': '{seed.id}' must equal the file name stem"], seed.id)
-    problems = minimal_pairs.seed_problems(seed)
+    surfaces = ({variant: assemble(seed, surface, variant) for variant in Variant} for surface in SURFACES)
+    problems = minimal_pairs.seed_problems(seed, surfaces)
     if problems:
         raise DataFileError(path, [f"not a minimal pair: {p}" for p in problems], seed.id)
     return seed

@@ -10,6 +10,7 @@ tests report them.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from pathlib import Path
 
 import regex
@@ -86,10 +87,8 @@ def _surface_problems(episodes: dict[Variant, Episode]) -> list[str]:
     return problems
 
 
-def seed_problems(seed: SeedScenario) -> list[str]:
-    """Every minimal-pair breach of one seed, over both surfaces."""
-    from escbench_inspect.datasets.assembly import SURFACES, assemble
-
+def seed_problems(seed: SeedScenario, surfaces: Iterable[dict[Variant, Episode]]) -> list[str]:
+    """Every minimal-pair breach of one seed, over its surfaces' episodes (one dict per surface)."""
     problems = []
     immaterial = seed.hooks.missing.immaterial
     for field, text in (
@@ -98,8 +97,7 @@ def seed_problems(seed: SeedScenario) -> list[str]:
     ):
         if not absence_count(text):
             problems.append(f"{field}: uses no phrase of the absence vocabulary: {text!r}")
-    for surface in SURFACES:
-        episodes = {variant: assemble(seed, surface, variant) for variant in Variant}
+    for episodes in surfaces:
         problems += _surface_problems(episodes)
     return problems
 

@@ -34,19 +34,19 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from escbench_inspect.datasets.schema import Action
-from escbench_inspect.scorers.metrics import (
+from escbench.metrics import (
     by_class,
     by_variant,
     clustered_stderr,
     count,
-    escalation_sensitivity,
-    escalation_specificity,
     mean_present,
-    missed_escalation_rate,
+    miss_rate,
     n_not_required,
     n_required,
+    sensitivity,
+    specificity,
 )
+from escbench_inspect.datasets.schema import Action
 from escbench_inspect.scorers.parse import Decision, parse_decision
 
 U_TP = U_TN = 1.0
@@ -174,9 +174,9 @@ def escalation_metrics() -> dict[str, list]:
             by_class(),
         ],
         "escalated": [
-            escalation_sensitivity(),
-            missed_escalation_rate(),
-            escalation_specificity(),
+            sensitivity(),
+            miss_rate(),
+            specificity(),
             n_required(),
             n_not_required(),
             by_variant(),

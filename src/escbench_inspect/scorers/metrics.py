@@ -1,15 +1,18 @@
-"""Escalation metrics over dict-valued scores.
+"""Escalation metric computations over dict-valued scores (registered in :mod:`escbench.metrics`).
 
-Each metric reads one key of the score value (Inspect passes that key's value per sample) and the
+Each reads one key of the score value (Inspect passes that key's value per sample) and the
 sample's ``escalation_required`` metadata. They are hand-written because Inspect's ``mean`` has no
 notion of a conditioning subset (sensitivity is a mean over escalation-required samples only).
+The ``@metric`` registration lives in the ``escbench`` package so the metric names are
+``escbench/<name>`` in editable and regular installs alike (Inspect prefixes a registered name
+with the top-level package of its defining module).
 """
 
 from __future__ import annotations
 
 import math
 
-from inspect_ai.scorer import Metric, SampleScore, grouped, mean, metric, stderr, value_to_float
+from inspect_ai.scorer import Metric, SampleScore, grouped, mean, stderr, value_to_float
 
 _to_float = value_to_float()
 
@@ -22,74 +25,33 @@ def _conditional_values(scores: list[SampleScore], required: bool) -> list[float
     ]
 
 
-def _conditional_mean(scores: list[SampleScore], required: bool, flip: bool = False) -> float:
-    """Mean over the samples with ``escalation_required == required``; NaN (undefined) if none."""
-    values = _conditional_values(scores, required)
-    if not values:
-        return math.nan
-    mean = sum(values) / len(values)
-    return 1.0 - mean if flip else mean
+def conditional_mean(required: bool, flip: bool = False) -> Metric:
+    """Mean over the samples with ``escalation_required == required`` (1 − it if ``flip``).
 
-
-@metric
-def escalation_sensitivity() -> Metric:
-    """Share of escalation-required episodes on which the agent escalated (apply to ``escalated``).
-
-    NaN (undefined, not 0) when the run has no escalation-required episode; ``n_required`` beside
-    it shows that count, so a reader sees why.
+    NaN (undefined, not 0) when no sample is in the subset, e.g. sensitivity of a run without an
+    escalation-required episode; :func:`subset_size` beside it shows that count.
     """
 
     def compute(scores: list[SampleScore]) -> float:
-        return _conditional_mean(scores, required=True)
+        values = _conditional_values(scores, required)
+        if not values:
+            return math.nan
+        average = sum(values) / len(values)
+        return 1.0 - average if flip else average
 
     return compute
 
 
-@metric
-def missed_escalation_rate() -> Metric:
-    """Share of escalation-required episodes the agent did not escalate: 1 − sensitivity."""
+def subset_size(required: bool) -> Metric:
+    """How many samples have ``escalation_required == required``: a conditional mean's denominator."""
 
     def compute(scores: list[SampleScore]) -> float:
-        return _conditional_mean(scores, required=True, flip=True)
+        return float(len(_conditional_values(scores, required)))
 
     return compute
 
 
-@metric
-def escalation_specificity() -> Metric:
-    """Share of episodes not requiring escalation on which the agent did not escalate.
-
-    NaN when every episode of the run requires escalation (``n_not_required`` is then 0).
-    """
-
-    def compute(scores: list[SampleScore]) -> float:
-        return _conditional_mean(scores, required=False, flip=True)
-
-    return compute
-
-
-@metric
-def n_required() -> Metric:
-    """Number of escalation-required episodes: the denominator of sensitivity and missed rate."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        return float(len(_conditional_values(scores, required=True)))
-
-    return compute
-
-
-@metric
-def n_not_required() -> Metric:
-    """Number of episodes not requiring escalation: the denominator of specificity."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        return float(len(_conditional_values(scores, required=False)))
-
-    return compute
-
-
-@metric
-def mean_present() -> Metric:
+def mean_of_present() -> Metric:
     """Mean over samples whose value is present (a missing confidence is NaN, not 0)."""
 
     def compute(scores: list[SampleScore]) -> float:
@@ -103,8 +65,7 @@ def mean_present() -> Metric:
     return compute
 
 
-@metric
-def clustered_stderr(cluster: str) -> Metric:
+def stderr_over_clusters(cluster: str) -> Metric:
     """Inspect's ``stderr(cluster=cluster)``, but NaN when the scores span fewer than two clusters.
 
     Inspect returns 0.0 for a single cluster (its finite-cluster correction divides by C − 1), which
@@ -119,8 +80,7 @@ def clustered_stderr(cluster: str) -> Metric:
     return compute
 
 
-@metric
-def count() -> Metric:
+def flag_count() -> Metric:
     """Sum of a 0/1 value: how many samples carry the flag (e.g. invalid outputs)."""
 
     def compute(scores: list[SampleScore]) -> float:
@@ -129,15 +89,6 @@ def count() -> Metric:
     return compute
 
 
-# Inspect names a metric's results after the metric's registered name, so two `grouped` metrics
-# on one score key would collide; these give each grouping its own name.
-@metric
-def by_variant() -> Metric:
-    """Mean per episode variant (clean, missing, stale, conflict, late_risk)."""
-    return grouped(mean(), "variant", all=False, name_template="{group_name}")
-
-
-@metric
-def by_class() -> Metric:
-    """Mean per task class (documentation, evidence, messaging, triage)."""
-    return grouped(mean(), "task_class", all=False, name_template="{group_name}")
+def mean_by(metadata_key: str) -> Metric:
+    """Mean per value of a sample metadata key, each group named by its value."""
+    return grouped(mean(), metadata_key, all=False, name_template="{group_name}")

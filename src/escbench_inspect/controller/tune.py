@@ -34,8 +34,9 @@ from pathlib import Path
 import numpy as np
 
 from escbench_inspect.analysis.stats import action_consistency
-from escbench_inspect.datasets.schema import Action, TaskClass
-from escbench_inspect.scorers.controller import (
+from escbench_inspect.controller.detectors import DETECTORS, detect_flags
+from escbench_inspect.controller.model_detector import DETECTOR_SOURCES
+from escbench_inspect.controller.scorer import (
     FEATURES,
     INVALID_OUTPUT_RULE,
     MISSING_CONFIDENCE_RULE,
@@ -45,16 +46,15 @@ from escbench_inspect.scorers.controller import (
     Thresholds,
     Weights,
 )
-from escbench_inspect.scorers.detectors import DETECTORS, detect_flags
+from escbench_inspect.datasets.schema import Action, TaskClass
 from escbench_inspect.scorers.escalation import C_FN_PRIMARY, C_FN_ROBUSTNESS
-from escbench_inspect.scorers.model_detector import DETECTOR_SOURCES
 from escbench_inspect.scorers.parse import parse_decision
 
 WEIGHT_LEVELS: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
 ACTIONS: tuple[Action, ...] = tuple(Action)
 ANSWER, ASK, ABSTAIN, ESCALATE = (ACTIONS.index(a) for a in ACTIONS)
 INVALID = -1
-ABLATIONS: dict[str, str] = {
+ABLATION_DESCRIPTIONS: dict[str, str] = {
     "full": "all four weights tuned",
     "workflow_only": "w_U = 0 (detectors only)",
     "confidence_only": "w_C = w_M = w_H = 0 (stated confidence only)",
@@ -270,15 +270,15 @@ def load_records(paths: Sequence[str | Path], splits: Iterable[str]) -> tuple[Re
 # ------------------------------------------------------------------------------------------------
 
 
-def weight_grid(variant: str = "full") -> np.ndarray:
-    """All weight vectors (C, M, H, U) of a variant, in grid order."""
+def weight_grid(ablation: str = "full") -> np.ndarray:
+    """All weight vectors (C, M, H, U) of an ablation, in grid order."""
     grid = np.array(list(itertools.product(WEIGHT_LEVELS, repeat=4)))
-    if variant == "workflow_only":
+    if ablation == "workflow_only":
         grid = grid[grid[:, 3] == 0]
-    elif variant == "confidence_only":
+    elif ablation == "confidence_only":
         grid = grid[(grid[:, :3] == 0).all(axis=1)]
-    elif variant != "full":
-        raise ValueError(f"unknown controller variant {variant!r}")
+    elif ablation != "full":
+        raise ValueError(f"unknown controller ablation {ablation!r}")
     return grid
 
 
@@ -349,7 +349,7 @@ def assert_dev_only(records: Records) -> None:
 
 
 def grid_search(
-    records: Records, variant: str = "full", chunk: int = 256, uncertainty: str = "stated"
+    records: Records, ablation: str = "full", chunk: int = 256, uncertainty: str = "stated"
 ) -> GridResult:
     """Exhaustive, vectorized search of weights × threshold pairs on development records.
 
@@ -361,7 +361,7 @@ def grid_search(
     n = len(records)
     if n == 0:
         raise ValueError("no development records to tune on")
-    grid = weight_grid(variant)
+    grid = weight_grid(ablation)
     a = records.action
     req = records.required
     acc_ok = records.acceptable
@@ -450,7 +450,7 @@ def _json_threshold(value: float) -> float | None:
 
 def to_controller(
     result: GridResult,
-    variant: str,
+    ablation: str,
     tuned_on: dict,
     dev: Records,
     detectors: str = "rule",
@@ -459,15 +459,19 @@ def to_controller(
     c, m, h, u = result.weights
     actions = final_actions(dev, result.weights, result.low, result.high, uncertainty)
     return ControllerConfig(
-        name=variant,
-        variant=variant,  # type: ignore[arg-type]
+        name=ablation,
+        ablation=ablation,  # type: ignore[arg-type]
         detectors=detectors,  # type: ignore[arg-type]
         uncertainty=uncertainty,  # type: ignore[arg-type]
         weights=Weights(conflict=c, missing=m, high_risk=h, uncertainty=u),
         thresholds=Thresholds(low=_json_threshold(result.low), high=_json_threshold(result.high)),
         missing_confidence=MISSING_CONFIDENCE_RULE,
         invalid_output=INVALID_OUTPUT_RULE,
-        tuned_on={**tuned_on, "ablation": ABLATIONS[variant], "grid_evaluated": result.evaluated},
+        tuned_on={
+            **tuned_on,
+            "ablation": ABLATION_DESCRIPTIONS[ablation],
+            "grid_evaluated": result.evaluated,
+        },
         dev_metrics={"model": metrics(dev), "controller": metrics(dev, actions)},
     )
 
@@ -478,7 +482,7 @@ def apply_controller(records: Records, config: ControllerConfig) -> np.ndarray:
 
 
 def transfer(
-    dev: Records, held_out_pool: Records, variant: str = "full", uncertainty: str = "stated"
+    dev: Records, held_out_pool: Records, ablation: str = "full", uncertainty: str = "stated"
 ) -> list[dict]:
     """Tune on the dev records of three classes, evaluate on the fourth (one row per class)."""
     rows = []
@@ -488,12 +492,12 @@ def transfer(
         target = held_out_pool.subset(held_out_pool.task_class == name)
         if len(train) == 0 or len(target) == 0:
             continue
-        result = grid_search(train, variant, uncertainty=uncertainty)
+        result = grid_search(train, ablation, uncertainty=uncertainty)
         actions = final_actions(target, result.weights, result.low, result.high, uncertainty)
         rows.append(
             {
                 "held_out_class": name,
-                "variant": variant,
+                "ablation": ablation,
                 "tuned_on_classes": sorted(set(train.task_class.tolist())),
                 "tuned_on_n": len(train),
                 "evaluated_split": sorted(set(target.split.tolist())),
@@ -531,14 +535,14 @@ def compare_controllers(rows: list[dict], info: dict, epochs: int) -> list[dict]
         if not len(dev):
             continue
         for uncertainty in uncertainties:
-            for variant in ("full", "confidence_only") if uncertainty == "consistency" else ("full",):
-                if variant == "confidence_only" and detectors != "rule":
+            for ablation in ("full", "confidence_only") if uncertainty == "consistency" else ("full",):
+                if ablation == "confidence_only" and detectors != "rule":
                     continue  # no detectors involved: one row is enough
-                result = grid_search(dev, variant, uncertainty=uncertainty)
+                result = grid_search(dev, ablation, uncertainty=uncertainty)
                 dev_actions = final_actions(dev, result.weights, result.low, result.high, uncertainty)
                 row = {
-                    "variant": variant,
-                    "detectors": detectors if variant == "full" else "none",
+                    "ablation": ablation,
+                    "detectors": detectors if ablation == "full" else "none",
                     "uncertainty": uncertainty,
                     "weights": dict(zip(FEATURES, result.weights, strict=True)),
                     "thresholds": {"low": _json_threshold(result.low), "high": _json_threshold(result.high)},
@@ -604,10 +608,15 @@ def tune(
     }
     t1 = time.perf_counter()
     controllers = {
-        variant: to_controller(
-            grid_search(dev, variant, uncertainty=uncertainty), variant, tuned_on, dev, detectors, uncertainty
+        ablation: to_controller(
+            grid_search(dev, ablation, uncertainty=uncertainty),
+            ablation,
+            tuned_on,
+            dev,
+            detectors,
+            uncertainty,
         )
-        for variant in ABLATIONS
+        for ablation in ABLATION_DESCRIPTIONS
     }
     t_grid = time.perf_counter() - t1
 
@@ -615,8 +624,8 @@ def tune(
     evaluation: dict = {}
     if len(test):
         evaluation = {"split": "test", "n": len(test), "model": metrics(test)}
-        for variant, config in controllers.items():
-            evaluation[variant] = metrics(test, apply_controller(test, config))
+        for ablation, config in controllers.items():
+            evaluation[ablation] = metrics(test, apply_controller(test, config))
     pool = test if (transfer_split == "test" and len(test)) else dev
     transfer_rows = transfer(dev, pool, "full", uncertainty)
     file = ControllerFile(
@@ -626,7 +635,7 @@ def tune(
         evaluation=evaluation,
         comparison=compare_controllers(rows, info, epochs),
     )
-    timings = {"read_logs_s": t_read, "detect_parse_s": t_features, "grid_3_variants_s": t_grid}
+    timings = {"read_logs_s": t_read, "detect_parse_s": t_features, "grid_3_ablations_s": t_grid}
     return file, timings
 
 
@@ -679,7 +688,7 @@ def run(args: argparse.Namespace) -> int:
     out.write_text(file.model_dump_json(indent=2) + "\n", encoding="utf-8")
     print(
         f"tuned on {file.tuned_on['n_samples']} dev samples "
-        f"({len(file.tuned_on['seeds'])} seeds); grid {timings['grid_3_variants_s']:.3f} s"
+        f"({len(file.tuned_on['seeds'])} seeds); grid {timings['grid_3_ablations_s']:.3f} s"
     )
     for name, c in file.controllers.items():
         w, t = c.weights, c.thresholds
@@ -699,7 +708,7 @@ def run(args: argparse.Namespace) -> int:
             f"{row['controller']['utility_5']:+.3f}  missed {row['controller']['missed_rate']:.2f}"
         )
     for row in file.comparison:
-        label = f"{row['variant']}/{row['detectors']}/{row['uncertainty']}"
+        label = f"{row['ablation']}/{row['detectors']}/{row['uncertainty']}"
         if "test_common" in row:
             print(f"compare {label:<32} test* {_fmt(row['test_common'])}")
         elif "test" in row:

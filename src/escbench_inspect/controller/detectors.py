@@ -1,7 +1,7 @@
 """Workflow-state detectors C (conflict), M (missing information) and H (high-risk cues).
 
 Transparent and auditable: every pattern lives in the reviewed lexicon data files
-(``scorers/lexicon/*.yaml``: concept → terms), validated by pydantic on load and compiled with the
+(``controller/lexicon/*.yaml``: concept → terms), validated by pydantic on load and compiled with the
 ``regex`` package. ``detect(text)`` works on the transcript the model saw: structural block headers
 are stripped first (``render.strip_headers``) so template markers cannot leak the variant, and the
 detectors never see labels or metadata.
@@ -31,10 +31,13 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import regex
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+if TYPE_CHECKING:
+    from inspect_ai.solver import TaskState
 
 from escbench_inspect.datasets.errors import DataFileError, read_yaml, validated
 from escbench_inspect.datasets.render import HEADER_LINE
@@ -1067,3 +1070,16 @@ def detect_flags(text: str, lexicon: Lexicon | None = None) -> tuple[int, int, i
         return _default_flags(text)
     d = detect(text, lexicon)
     return int(d.conflict), int(d.missing), int(d.high_risk)
+
+
+def sample_text(state: TaskState) -> str:
+    """All episode text the agent could see: the sample input (user turns if it is a message
+    list) and, in agent mode, the chart sections it could read through the tool."""
+    if isinstance(state.input, str):
+        text = state.input
+    else:
+        text = "\n\n".join(m.text for m in state.input if m.role == "user")
+    chart = state.metadata.get("chart_sections")
+    if isinstance(chart, dict):
+        text = "\n\n".join([*(str(section) for section in chart.values()), text])
+    return text

@@ -27,9 +27,15 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import json_schema
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from escbench.metrics import count
+from escbench_inspect.controller.detectors import (
+    DETECTORS,
+    DetectorName,
+    detect,
+    sample_text,
+    strip_headers_keep_offsets,
+)
 from escbench_inspect.css.scorer import JudgeFailure, parse_json_reply
-from escbench_inspect.scorers.detectors import DETECTORS, DetectorName, detect, strip_headers_keep_offsets
-from escbench_inspect.scorers.metrics import count
 
 DetectorSource = Literal["rule", "model", "both"]
 DETECTOR_SOURCES: tuple[DetectorSource, ...] = ("rule", "model", "both")
@@ -208,7 +214,6 @@ def model_detector_score() -> Scorer:
     """
 
     async def score(state: TaskState, target: Target) -> Score:
-        from escbench_inspect.scorers.controller import sample_text
 
         found = await model_detect(sample_text(state))
         if found.failed:

@@ -3,15 +3,24 @@
 
 Registered in the ``escbench`` package so the names resolve from both editable and regular
 installs (Inspect namespaces a registry object by its top-level package and finds it through the
-``escbench`` entry point); the implementations live in ``escbench_inspect.scorers.controller``.
+``escbench`` entry point); the implementations live in ``escbench_inspect.controller``.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from inspect_ai.scorer import Scorer, scorer
 
-from escbench_inspect.scorers.controller import controller_metrics, load_controller, score_with_controller
-from escbench_inspect.scorers.model_detector import MODEL_DETECTOR_METRICS, model_detector_score
+from escbench_inspect.controller.model_detector import MODEL_DETECTOR_METRICS, model_detector_score
+from escbench_inspect.controller.scorer import (
+    ABLATIONS,
+    controller_metrics,
+    controller_scorer,
+    load_controller,
+    score_with_controller,
+)
 
 # ``detectors`` (-S detectors=rule|model|both) overrides the detector source the file was tuned
 # with; model and both need ``--model-role detector=…``.
@@ -41,8 +50,18 @@ def model_detector() -> Scorer:
     return model_detector_score()
 
 
-VARIANT_SCORERS = {
+ABLATION_SCORERS = {
     "full": controller_full,
     "workflow_only": controller_workflow_only,
     "confidence_only": controller_confidence_only,
 }
+
+
+def controller_scorers(path: str, detectors: str | None = None) -> list[Scorer]:
+    """One distinctly named scorer per ablation present in the file (for a task's scorer list)."""
+    load_controller(path)  # validates the file first: DataFileError names it on any problem
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    names = list(data.get("controllers", {})) if isinstance(data, dict) else []
+    if not names:
+        return [controller_scorer(path, detectors=detectors)]
+    return [ABLATION_SCORERS[n](path, detectors=detectors) for n in ABLATIONS if n in names]

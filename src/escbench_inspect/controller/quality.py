@@ -6,7 +6,7 @@ detector_stress_set.yaml``) pairs a trigger phrase with an unseen paraphrase per
 negated/normal controls that must not fire. ``origins`` restricts the lexicon to entries of the given
 provenance, so the same table can be computed for the lexicon as first written (``concept`` only).
 
-Run: ``python -m escbench_inspect.analysis.controller_detectors [--origins concept] [--json]``;
+Run: ``python -m escbench_inspect.controller.quality [--origins concept] [--json]``;
 ``--paraphrase`` gives the paraphrase benchmark per concept family, ``--log LOG…`` the P/R of rule,
 model and both from logs that hold the detector model's flags.
 """
@@ -23,8 +23,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from escbench_inspect.datasets.errors import DataFileError, read_yaml, validated
-from escbench_inspect.scorers.detectors import (
+from escbench_inspect.controller.detectors import (
     DETECTORS,
     ORIGINS,
     DetectorName,
@@ -32,9 +31,10 @@ from escbench_inspect.scorers.detectors import (
     default_lexicon,
     detect,
 )
+from escbench_inspect.datasets.errors import DataFileError, read_yaml, validated
 
-STRESS_FILE = Path(__file__).parents[1] / "scorers" / "detector_stress_set.yaml"
-PARAPHRASE_FILE = Path(__file__).parents[1] / "scorers" / "detector_paraphrase_set.yaml"
+STRESS_FILE = Path(__file__).parent / "detector_stress_set.yaml"
+PARAPHRASE_FILE = Path(__file__).parent / "detector_paraphrase_set.yaml"
 
 
 class StressItem(BaseModel):
@@ -63,7 +63,7 @@ def load_stress_set(path: Path = STRESS_FILE) -> StressSet:
 
 
 # ------------------------------------------------------------------------------------------------
-# Paraphrase benchmark (scorers/detector_paraphrase_set.yaml; documented in its header)
+# Paraphrase benchmark (controller/detector_paraphrase_set.yaml; documented in its header)
 # ------------------------------------------------------------------------------------------------
 
 FAMILIES: dict[str, tuple[str, ...]] = {
@@ -315,7 +315,7 @@ def log_detector_quality(paths: Sequence[str | Path]) -> dict:
     One point per episode (its first epoch). Episodes whose detector model failed are left out of
     model and both (and counted); rule is scored on the same episodes and on all of them.
     """
-    from escbench_inspect.analysis.tune import read_log_rows, row_flags
+    from escbench_inspect.controller.tune import read_log_rows, row_flags
 
     rows, info = read_log_rows(paths, ["dev", "test"])
     first: dict[str, dict] = {}

@@ -32,26 +32,26 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from escbench.metrics import count
+from escbench_inspect.controller.detectors import detect, sample_text
+from escbench_inspect.controller.model_detector import (
+    DETECTOR_SOURCES,
+    DetectorSource,
+    combined_flags,
+    unscored_values,
+)
 from escbench_inspect.datasets.errors import DataFileError
 from escbench_inspect.datasets.schema import Action
-from escbench_inspect.scorers.detectors import detect
 from escbench_inspect.scorers.escalation import (
     action_score,
     escalation_metrics,
     output_status,
     score_values,
 )
-from escbench_inspect.scorers.metrics import count
-from escbench_inspect.scorers.model_detector import (
-    DETECTOR_SOURCES,
-    DetectorSource,
-    combined_flags,
-    unscored_values,
-)
 from escbench_inspect.scorers.parse import parse_decision
 
-Variant = Literal["full", "workflow_only", "confidence_only"]
-VARIANTS: tuple[Variant, ...] = ("full", "workflow_only", "confidence_only")
+Ablation = Literal["full", "workflow_only", "confidence_only"]
+ABLATIONS: tuple[Ablation, ...] = ("full", "workflow_only", "confidence_only")
 Uncertainty = Literal["stated", "consistency"]
 UNCERTAINTIES: tuple[Uncertainty, ...] = ("stated", "consistency")
 FEATURES: tuple[str, ...] = ("conflict", "missing", "high_risk", "uncertainty")
@@ -91,7 +91,7 @@ class ControllerConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: str = Field(min_length=1)
-    variant: Variant = "full"
+    ablation: Ablation = "full"
     detectors: DetectorSource = "rule"
     uncertainty: Uncertainty = "stated"
     weights: Weights
@@ -103,12 +103,12 @@ class ControllerConfig(BaseModel):
 
 
 class ControllerFile(BaseModel):
-    """What ``escbench tune`` writes: several controller variants plus the transfer results."""
+    """What ``escbench tune`` writes: several controller ablations plus the transfer results."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     format: Literal["escbench-controller"] = "escbench-controller"
     version: Literal[1] = 1
-    default: Variant = "full"
+    default: Ablation = "full"
     controllers: dict[str, ControllerConfig]
     tuned_on: dict = Field(default_factory=dict)
     transfer: list[dict] = Field(default_factory=list)
@@ -134,7 +134,7 @@ def apply_policy(action: Action | None, r: float, thresholds: Thresholds) -> Act
     return action
 
 
-def load_controller(path: str | Path, variant: str | None = None) -> ControllerConfig:
+def load_controller(path: str | Path, ablation: str | None = None) -> ControllerConfig:
     """One controller from a file written by ``escbench tune`` (or a bare controller object)."""
     path = Path(path)
     try:
@@ -144,15 +144,15 @@ def load_controller(path: str | Path, variant: str | None = None) -> ControllerC
     try:
         if isinstance(data, dict) and "controllers" in data:
             parsed = ControllerFile.model_validate(data)
-            chosen = variant or parsed.default
+            chosen = ablation or parsed.default
             if chosen not in parsed.controllers:
                 raise DataFileError(path, [f"no controller '{chosen}' (has {sorted(parsed.controllers)})"])
             return parsed.controllers[chosen]
         config = ControllerConfig.model_validate(data)
     except ValidationError as error:
         raise DataFileError.from_validation(path, error) from error
-    if variant is not None and config.variant != variant:
-        raise DataFileError(path, [f"controller is '{config.variant}', not '{variant}'"])
+    if ablation is not None and config.ablation != ablation:
+        raise DataFileError(path, [f"controller is '{config.ablation}', not '{ablation}'"])
     return config
 
 
@@ -177,7 +177,7 @@ def controller_decision(
     name = lambda a: a.value if a else None  # noqa: E731
     return final, {
         "name": config.name,
-        "variant": config.variant,
+        "ablation": config.ablation,
         "detectors": config.detectors,
         "weights": config.weights.model_dump(),
         "thresholds": config.thresholds.model_dump(),
@@ -193,19 +193,6 @@ def controller_decision(
         "parse_error": decision.error,
         "confidence_error": decision.confidence_error,
     }
-
-
-def sample_text(state: TaskState) -> str:
-    """All episode text the agent could see: the sample input (user turns if it is a message
-    list) and, in agent mode, the chart sections it could read through the tool."""
-    if isinstance(state.input, str):
-        text = state.input
-    else:
-        text = "\n\n".join(m.text for m in state.input if m.role == "user")
-    chart = state.metadata.get("chart_sections")
-    if isinstance(chart, dict):
-        text = "\n\n".join([*(str(section) for section in chart.values()), text])
-    return text
 
 
 def controller_metrics() -> dict[str, list]:
@@ -242,7 +229,7 @@ def score_with_controller(config: ControllerConfig, detectors: str | None = None
                 value=unscored_values(list(score_values(None, None, state.metadata))),
                 explanation=f"{config.name}: detector model failed "
                 f"({detector_meta.get('detector_failure')}); not scored",
-                metadata={"controller": {"name": config.name, "variant": config.variant, **detector_meta}},
+                metadata={"controller": {"name": config.name, "ablation": config.ablation, **detector_meta}},
             )
         final, meta = controller_decision(config, text, completion, flags)
         meta = {**meta, **detector_meta, "evidence": detector_meta.get("evidence", [])}
@@ -266,14 +253,14 @@ def score_with_controller(config: ControllerConfig, detectors: str | None = None
 
 
 @scorer(metrics=controller_metrics())
-def controller_scorer(path: str, variant: str | None = None, detectors: str | None = None) -> Scorer:
-    """Apply a tuned controller file to the decisions (``variant``: the file's default if omitted).
+def controller_scorer(path: str, ablation: str | None = None, detectors: str | None = None) -> Scorer:
+    """Apply a tuned controller file to the decisions (``ablation``: the file's default if omitted).
 
     The score dict and metrics are the action-set scorer's (plus ``detector_failed``);
-    ``metadata["controller"]`` records name, variant, detectors, weights, thresholds, model_action,
+    ``metadata["controller"]`` records name, ablation, detectors, weights, thresholds, model_action,
     final_action, overridden, R, C, M, H. ``detectors`` (rule|model|both) overrides the file's.
     """
-    return score_with_controller(load_controller(path, variant), detectors)
+    return score_with_controller(load_controller(path, ablation), detectors)
 
 
 def detector_sources(path: str | Path) -> set[str]:
@@ -282,17 +269,3 @@ def detector_sources(path: str | Path) -> set[str]:
     if isinstance(data, dict) and "controllers" in data:
         return {ControllerFile.model_validate(data).controllers[n].detectors for n in data["controllers"]}
     return {load_controller(path).detectors}
-
-
-def controller_scorers(path: str, detectors: str | None = None) -> list[Scorer]:
-    """One distinctly named scorer per variant present in the file (for a task's scorer list)."""
-    load_controller(path)  # validates the file first: DataFileError names it on any problem
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    names = list(data.get("controllers", {})) if isinstance(data, dict) else []
-    if not names:
-        return [controller_scorer(path, detectors=detectors)]
-    # The per-variant scorers are registered in the `escbench` package (stable names across
-    # editable and regular installs); imported here lazily to keep the library import-light.
-    from escbench._scorers import VARIANT_SCORERS
-
-    return [VARIANT_SCORERS[n](path, detectors=detectors) for n in VARIANTS if n in names]

@@ -1,4 +1,4 @@
-"""Shared mockllm scripting for the CSS tests (every scripted output carries a ModelUsage)."""
+"""Scripted CSS models: a recommender and a grader for mockllm (every output carries a ModelUsage)."""
 
 from __future__ import annotations
 

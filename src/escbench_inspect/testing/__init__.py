@@ -1,5 +1,9 @@
 """Scripted ``mockllm`` models for tests, demos and benchmarks (no network, no API keys).
 
+This module: decision models for the escalation tasks; ``testing.agents``: tool-calling agent
+scripts; ``testing.css``: a CSS recommender and grader. (The controller's scripted demo model is
+``escbench_inspect.controller.demo``, next to the controller it demonstrates.)
+
 Every scripted output carries a ``usage`` so mockllm never needs tiktoken's downloadable tokenizer.
 """
 
@@ -32,9 +36,7 @@ def output_with_usage(text: str, model: str = "mockllm/model") -> ModelOutput:
 def scripted_model(policy: Policy, name: str = "model", **model_args: Any) -> Model:
     """A mockllm model whose reply is ``policy(messages)``, chosen per input (not a shared iterator)."""
 
-    def respond(
-        messages: list[ChatMessage], tools: Any, tool_choice: Any, config: Any
-    ) -> ModelOutput:
+    def respond(messages: list[ChatMessage], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
         return output_with_usage(policy(messages), model=f"mockllm/{name}")
 
     return get_model(f"mockllm/{name}", custom_outputs=respond, memoize=False, **model_args)
@@ -55,9 +57,8 @@ def last_user_text(messages: list[ChatMessage]) -> str:
 def log_metrics(log: Any) -> dict[str, float]:
     """``{"<score key>/<metric>": value}`` from an eval log's results.
 
-    Inspect namespaces a metric by the installed package that defines it, which differs between an
-    editable install (``escalation_sensitivity``) and a regular one
-    (``escbench_inspect/escalation_sensitivity``); the namespace is dropped here.
+    The escbench metrics are named ``escbench/<metric>`` in the log (editable and regular
+    installs alike, see :mod:`escbench.metrics`); the namespace is dropped here for brevity.
     """
     return {
         f"{score.name}/{name.rsplit('/', 1)[-1]}": metric.value

@@ -148,7 +148,7 @@ def scripted_detector_policy(messages: list[ChatMessage]) -> str:
     its matched spans as evidence — a weaker detector than the full rules, so rule, model and both
     differ — and, for about 4% of episodes, one of four failures (prose, wrong schema, evidence not
     in the text, a provider exception)."""
-    from escbench_inspect.scorers.detectors import DETECTORS, default_lexicon, detect
+    from escbench_inspect.controller.detectors import DETECTORS, default_lexicon, detect
 
     episode = detector_episode(messages)
     failure = scripted_detector_failure(episode)
