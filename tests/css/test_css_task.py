@@ -63,7 +63,7 @@ def test_scores_and_metrics(run) -> None:
     by_name = {(s.scorer, s.name): s for s in log.results.scores}
     css = by_name[("css_judge", "css")]
     assert css.metrics["mean"].value == 1.0
-    assert {"family_A", "clustered_stderr"} <= set(css.metrics)
+    assert {"family_A", "escbench/clustered_stderr"} <= set(css.metrics)
     assert any(k.startswith("intervention_") for k in css.metrics)
     cms = by_name[("cms_judge", "cms")]
     assert 0 < cms.metrics["case_mean"].value < 1

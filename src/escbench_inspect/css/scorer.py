@@ -38,6 +38,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import json_schema
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from escbench.metrics import clustered_stderr
 from escbench_inspect.css.prompts import CMS_JUDGE, CSS_JUDGE
 from escbench_inspect.css.solver import (
     STORE_BASELINE,
@@ -45,7 +46,6 @@ from escbench_inspect.css.solver import (
     check_self_judge,
     model_identity,
 )
-from escbench_inspect.scorers.metrics import clustered_stderr
 
 CSS_LEVELS: tuple[float, ...] = (0.0, 0.5, 1.0)
 # what each level means (the judge prompt's definitions, shortened for the explanation)
