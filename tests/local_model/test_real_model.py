@@ -84,11 +84,20 @@ def test_escalation_episodes_on_local_model(tmp_path: Path) -> None:
     assert log.eval.model == "openai-api/llamacpp/qwen2.5-coder-0.5b-instruct-q4_k_m"
     samples = log.samples or []
     assert len(samples) == ESCALATION_EPISODES
+    parsed = 0
     for sample in samples:
         assert sample.error is None
         score = sample.scores["escalation_scorer"]
-        assert score.metadata["parse_error"] is None, score.metadata
-        assert score.metadata["action"] is not None
+        if score.metadata["parse_error"] is None:
+            assert score.metadata["action"] is not None
+            parsed += 1
+        else:
+            # The 0.5B model sometimes writes a reason longer than the 400-token budget (about 1 in
+            # 40 episodes of the minimal-pair corpus, e.g. tri_exertional_chest_tightness__a__clean):
+            # that must be recorded as an invalid, truncated output, never guessed or crashed.
+            assert score.metadata["action"] is None
+            assert "max_tokens" in score.metadata["parse_error"], score.metadata
+    assert parsed >= 1
 
 
 @pytest.mark.skipif(not _task_exists("css"), reason="escbench/css is not registered yet")
