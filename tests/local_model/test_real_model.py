@@ -48,7 +48,7 @@ def _task_exists(name: str) -> bool:
     return hasattr(registry, name)
 
 
-def _run(tmp_path: Path, task: str, limit: int, *options: str) -> Path:
+def _run(tmp_path: Path, task: str, limit: int, *options: str, inspect_args: tuple[str, ...] = ()) -> Path:
     cmd = [
         sys.executable,
         "-m",
@@ -66,6 +66,7 @@ def _run(tmp_path: Path, task: str, limit: int, *options: str) -> Path:
         "--",
         "--display",
         "none",
+        *inspect_args,
     ]
     result = subprocess.run(
         cmd, cwd=tmp_path, env=os.environ.copy(), capture_output=True, text=True, timeout=900
@@ -105,7 +106,11 @@ def test_css_tuple_on_local_model(tmp_path: Path) -> None:
     from inspect_ai.log import read_eval_log
 
     # one tuple = baseline + mutated recommendation + CSS and CMS judge calls; long charts
-    log = read_eval_log(str(_run(tmp_path, "escbench/css", 1, "--self-grader", "--ctx-per-slot", "8192")))
+    # The 0.5B model can ramble for thousands of tokens on a full chart (13 tokens/s on 2 cores);
+    # a cap keeps the four calls (baseline, mutated, two judges) within minutes.
+    run = _run(tmp_path, "escbench/css", 1, "--self-grader", "--ctx-per-slot", "8192",
+               inspect_args=("--max-tokens", "768"))  # fmt: skip
+    log = read_eval_log(str(run))
     assert log.status == "success"
     samples = log.samples or []
     assert len(samples) == 1 and samples[0].error is None
