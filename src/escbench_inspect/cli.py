@@ -38,6 +38,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Tables, statistics and figures of the paper from escalation logs.",
     ),
     "local": ("escbench_inspect.local.cli", "Real model offline: llama.cpp server setup and runs."),
+    "review": (
+        "escbench_inspect.review.cli",
+        "Clinician review of labels: web app, reviewers, agreement stats, adjudicated labels.",
+    ),
 }
 
 

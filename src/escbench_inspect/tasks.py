@@ -31,6 +31,7 @@ def escalation_task(
     controller: str | None = None,
     recover_tool_calls: bool = False,
     detectors: Literal["rule", "model", "both"] | None = None,
+    labels: str | None = None,
     seeds: Sequence[SeedScenario] | None = None,
 ) -> Task:
     """Escalation episodes of the chosen classes, split and variants, scored by action set.
@@ -52,6 +53,8 @@ def escalation_task(
             real one (for weak local models; not comparable to native tool use).
         detectors: rule | model | both: the C/M/H source of the controller scorers (default: the
             one each controller was tuned with); model and both need the ``detector`` role.
+        labels: an ``escbench review export --labels`` file: score against the clinicians'
+            adjudicated acceptable sets instead of the authored ones (its sha256 is recorded).
         seeds: Python API only: replaces the packaged corpus, e.g. with a reviewer's scenarios.
     """
     chosen_classes = enum_list("classes", classes, TaskClass)
@@ -87,6 +90,7 @@ def escalation_task(
     else:
         dataset = escalation_dataset(split, chosen_classes, chosen_variants, seeds)
         task_solver, agent_scorers = decision_solver(prompt=prompt, structured=structured), []
+    labels_record = _apply_labels(dataset, labels, seeds)
     scorers: list[Scorer] = [escalation_scorer()]
     sources = {detectors} if detectors else set()
     if controller is not None:
@@ -117,5 +121,21 @@ def escalation_task(
             "structured": structured,
             "recover_tool_calls": recover_tool_calls,
             "detectors": sorted(sources) or ["rule"],
+            "labels": labels_record,
         },
     )
+
+
+def _apply_labels(dataset, labels: object, seeds: Sequence[SeedScenario] | None) -> dict | None:
+    """Relabel the dataset from an adjudicated labels file; the record kept in the task metadata."""
+    if labels is None:
+        return None
+    if not isinstance(labels, str) or not labels.strip():
+        raise TaskParameterError("labels", labels, "a path to an `escbench review export --labels` file")
+    from escbench_inspect.datasets.assembly import default_seeds, iter_episodes
+    from escbench_inspect.review.labels import load_labels, relabel_samples
+
+    loaded = load_labels(labels)
+    known = {e.episode_id for e in iter_episodes(default_seeds() if seeds is None else seeds)}
+    changed = relabel_samples(dataset, loaded, known)
+    return {"file": loaded.path, "sha256": loaded.sha256, "labelled": len(loaded.episodes), "changed": changed}

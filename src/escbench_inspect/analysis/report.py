@@ -113,6 +113,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     parser.add_argument(
+        "--labels",
+        help="score against an adjudicated labels file (escbench review export --labels); its sha256 is "
+        "recorded in the report",
+    )
+    parser.add_argument(
         "--benchmarks",
         choices=("all", "escalation"),
         default="all",
@@ -133,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
         alpha=args.alpha,
         condition=args.condition,
         benchmarks=args.benchmarks,
+        labels=args.labels,
     )
     start = time.perf_counter()
     report = generate_report(args.logs, args.out, options, figures=not args.no_figures)

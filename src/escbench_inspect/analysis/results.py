@@ -105,6 +105,7 @@ class ReportOptions:
     alpha: float = 0.05
     condition: str = "uncertainty"  # prompt condition of the significance tests
     benchmarks: str = "all"  # "escalation": other benchmarks' logs are skipped, not given a section
+    labels: str | None = None  # an adjudicated labels file (escbench review export --labels)
 
 
 @dataclass
@@ -187,6 +188,12 @@ def build_report(inputs: list[str], options: ReportOptions) -> Report:
     loaded = load_decisions(inputs)
     notes = list(loaded.notes)
     decisions = loaded.decisions
+    if options.labels:
+        from escbench_inspect.review.labels import load_labels, relabel_decisions
+
+        labels = load_labels(options.labels)
+        decisions = relabel_decisions(decisions, labels)
+        notes.append(f"labels: {labels.path} (sha256 {labels.sha256}): {len(labels.episodes)} episodes")
     if options.split != "all" and len(decisions):
         outside = decisions[decisions["split"] != options.split]
         if len(outside):

@@ -1,0 +1,1 @@
+"""Clinician review of the labels: web app, storage, agreement statistics and adjudicated labels."""
