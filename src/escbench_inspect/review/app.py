@@ -257,19 +257,22 @@ class ReviewApp:
         if problems:
             return self.problem(request, 400, "; ".join(problems))
         me: Reviewer = request.state.reviewer
+        reviews = [
+            {
+                "submission": f"{submission}:{item.item_id}",
+                "reviewer": me.name,
+                "item_id": item.item_id,
+                "item_kind": item.kind,
+                "content_hash": item.content_hash,
+                "round": round,
+                "time_ms": answer.pop("time_ms"),
+                "answer": answer,
+            }
+            for item, answer in parsed
+        ]
         try:
-            for item, answer in parsed:
-                time_ms = answer.pop("time_ms")
-                self.store.record(
-                    submission=f"{submission}:{item.item_id}",
-                    reviewer=me.name,
-                    item_id=item.item_id,
-                    item_kind=item.kind,
-                    content_hash=item.content_hash,
-                    round=round,
-                    answer=answer,
-                    time_ms=time_ms,
-                )
+            # one transaction: a form is stored whole or not at all, and acknowledged only once on disk
+            self.store.record_many(reviews)
         except ReviewRefused as refused:
             return self.problem(request, 409, str(refused))
         return RedirectResponse(page, status_code=303)

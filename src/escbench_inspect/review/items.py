@@ -144,6 +144,7 @@ class Catalog:
         for episode in self.episodes.values():
             self.seed_episodes.setdefault(episode.seed_id, []).append(episode)
         self.css_cases = css_cases
+        self._seed_views: dict[str, list[EpisodeView]] = {}
         self._plans = {f"{p.case_id}__{p.intervention_id}": p for p in self._css_plans()}
         for tuple_id, plan in self._plans.items():
             self.items[tuple_id] = self._tuple_item(tuple_id, plan)
@@ -222,6 +223,11 @@ class Catalog:
         """The seed's ten episodes, surface by surface in variant order, diffs against clean."""
         if not ITEM_ID.match(seed_id) or seed_id not in self.seed_episodes:
             return None
+        if seed_id not in self._seed_views:  # deterministic: computed once per seed
+            self._seed_views[seed_id] = self._seed_view(seed_id)
+        return self._seed_views[seed_id]
+
+    def _seed_view(self, seed_id: str) -> list[EpisodeView]:
         episodes = sorted(
             self.seed_episodes[seed_id], key=lambda e: (e.surface, list(Variant).index(e.variant))
         )

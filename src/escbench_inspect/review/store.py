@@ -133,62 +133,63 @@ class Store:
             return [Reviewer(r["name"], r["role"]) for r in db.execute("SELECT name, role FROM reviewers")]
 
     # ------------------------------------------------------------------ reviews
-    def record(
-        self,
-        *,
-        submission: str,
-        reviewer: str,
-        item_id: str,
-        item_kind: str,
-        content_hash: str,
-        round: int,
-        answer: dict[str, Any],
-        time_ms: int,
-        source: str = "web",
-        enforce_blinding: bool = True,
-    ) -> bool:
-        """Append one review; False when this ``submission`` was already stored (a resubmission).
+    def record(self, **review: Any) -> bool:
+        """Append one review (see :meth:`record_many`); False when its submission was already stored."""
+        enforce = review.pop("enforce_blinding", True)
+        return self.record_many([review], enforce_blinding=enforce) == 1
 
-        With ``enforce_blinding`` a blinded answer is refused once the reviewer has one for this
-        content (they may have seen the reference since), and an adjudication before it.
+    def record_many(self, reviews: list[dict[str, Any]], enforce_blinding: bool = True) -> int:
+        """Append reviews in one transaction (all or none); returns how many were new.
+
+        Each review has ``submission``, ``reviewer``, ``item_id``, ``item_kind``, ``content_hash``,
+        ``round``, ``answer``, ``time_ms`` and optionally ``source``. A review whose ``submission`` is
+        already stored is skipped (a form posted twice). With ``enforce_blinding`` a blinded answer is
+        refused once the reviewer has one for this content (they may have seen the reference since),
+        and an adjudication before it; a refusal stores nothing.
         """
+        stored = 0
         with self.connect() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
-                if db.execute("SELECT 1 FROM reviews WHERE submission = ?", (submission,)).fetchone():
-                    db.execute("ROLLBACK")
-                    return False
-                if enforce_blinding:
-                    blinded = db.execute(
-                        "SELECT 1 FROM reviews WHERE reviewer = ? AND item_id = ? AND round = 1 "
-                        "AND content_hash = ?",
-                        (reviewer, item_id, content_hash),
-                    ).fetchone()
-                    if round == BLINDED and blinded:
-                        raise ReviewRefused(f"{item_id}: the blinded answer is already recorded")
-                    if round == ADJUDICATION and not blinded:
-                        raise ReviewRefused(f"{item_id}: give the blinded answer first")
-                db.execute(
-                    "INSERT INTO reviews (submission, reviewer, item_id, item_kind, content_hash, round, "
-                    "answer, time_ms, created, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        submission,
-                        reviewer,
-                        item_id,
-                        item_kind,
-                        content_hash,
-                        round,
-                        json.dumps(answer, sort_keys=True, ensure_ascii=False),
-                        int(time_ms),
-                        _now(),
-                        source,
-                    ),
-                )
+                for review in reviews:
+                    seen = db.execute("SELECT 1 FROM reviews WHERE submission = ?", (review["submission"],))
+                    if seen.fetchone():
+                        continue
+                    if enforce_blinding:
+                        self._check_blinding(db, review)
+                    db.execute(
+                        "INSERT INTO reviews (submission, reviewer, item_id, item_kind, content_hash, round, "
+                        "answer, time_ms, created, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            review["submission"],
+                            review["reviewer"],
+                            review["item_id"],
+                            review["item_kind"],
+                            review["content_hash"],
+                            review["round"],
+                            json.dumps(review["answer"], sort_keys=True, ensure_ascii=False),
+                            int(review["time_ms"]),
+                            _now(),
+                            review.get("source", "web"),
+                        ),
+                    )
+                    stored += 1
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
-        return True
+        return stored
+
+    @staticmethod
+    def _check_blinding(db: sqlite3.Connection, review: dict[str, Any]) -> None:
+        blinded = db.execute(
+            "SELECT 1 FROM reviews WHERE reviewer = ? AND item_id = ? AND round = 1 AND content_hash = ?",
+            (review["reviewer"], review["item_id"], review["content_hash"]),
+        ).fetchone()
+        if review["round"] == BLINDED and blinded:
+            raise ReviewRefused(f"{review['item_id']}: the blinded answer is already recorded")
+        if review["round"] == ADJUDICATION and not blinded:
+            raise ReviewRefused(f"{review['item_id']}: give the blinded answer first")
 
     def rounds_done(self, reviewer: str, hashes: dict[str, str]) -> dict[str, set[int]]:
         """For each item id in ``hashes``: the rounds ``reviewer`` answered for that content."""
