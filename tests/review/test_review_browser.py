@@ -1,6 +1,6 @@
 """The review app in a real browser: Debian's Chromium driven by playwright (no browser download).
 
-Skipped with a reason when /usr/bin/chromium or playwright is missing; CI installs both and sets
+Marked slow (CI runs them in its slow step). Skipped with a reason when /usr/bin/chromium or playwright is missing; CI installs both and sets
 ESCBENCH_REQUIRE_BROWSER=1, which turns the skip into a failure so the tests cannot silently not run.
 Screenshots go to $ESCBENCH_SCREENSHOTS when set.
 """
@@ -16,6 +16,8 @@ from review_helpers import start_server, stop
 from escbench_inspect.review.store import Store
 
 CHROMIUM = Path("/usr/bin/chromium")
+# a server subprocess and a browser: ~1 min on two shared cores; CI's slow step runs them
+pytestmark = pytest.mark.slow
 
 
 def _browser_or_skip():
