@@ -138,4 +138,9 @@ def _apply_labels(dataset, labels: object, seeds: Sequence[SeedScenario] | None)
     loaded = load_labels(labels)
     known = {e.episode_id for e in iter_episodes(default_seeds() if seeds is None else seeds)}
     changed = relabel_samples(dataset, loaded, known)
-    return {"file": loaded.path, "sha256": loaded.sha256, "labelled": len(loaded.episodes), "changed": changed}
+    return {
+        "file": loaded.path,
+        "sha256": loaded.sha256,
+        "labelled": len(loaded.episodes),
+        "changed": changed,
+    }

@@ -1,8 +1,8 @@
 """The review app in a real browser: Debian's Chromium driven by playwright (no browser download).
 
-Marked slow (CI runs them in its slow step). Skipped with a reason when /usr/bin/chromium or playwright is missing; CI installs both and sets
-ESCBENCH_REQUIRE_BROWSER=1, which turns the skip into a failure so the tests cannot silently not run.
-Screenshots go to $ESCBENCH_SCREENSHOTS when set.
+Marked slow (CI runs them in its slow step). Skipped with a reason when /usr/bin/chromium or
+playwright is missing; CI installs both and sets ESCBENCH_REQUIRE_BROWSER=1, which turns the skip
+into a failure so the tests cannot silently not run. Screenshots go to $ESCBENCH_SCREENSHOTS.
 """
 
 from __future__ import annotations

@@ -130,6 +130,14 @@ def run(args: argparse.Namespace) -> int:
     if args.bootstrap < 0:
         print("escbench report: --bootstrap must be >= 0")
         return 2
+    if args.labels:
+        from escbench_inspect.review.labels import LabelsFileError, load_labels
+
+        try:
+            load_labels(args.labels)
+        except LabelsFileError as error:
+            print(f"escbench report: {error}")
+            return 2
     options = ReportOptions(
         split=args.split,
         seed=args.seed,

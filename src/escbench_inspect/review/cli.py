@@ -105,7 +105,8 @@ def _serve(args: argparse.Namespace) -> int:
     priority = model_disagreements(args.logs, catalog) if args.logs else None
     print(
         f"{len(catalog.seed_episodes)} seeds, {len(catalog.episodes)} episodes, {len(catalog.tuple_ids())} "
-        f"CSS tuples; database {args.db}; http://{args.host}:{args.port}/ (links: escbench review add-reviewer)",
+        f"CSS tuples; database {args.db}; http://{args.host}:{args.port}/ "
+        "(links: escbench review add-reviewer)",
         flush=True,
     )
     uvicorn.run(create_app(args.db, catalog, priority), host=args.host, port=args.port, log_level="warning")
@@ -197,7 +198,8 @@ def _stats_text(stats: dict) -> str:
             f"  between reviewers: Fleiss' kappa {num(b['fleiss_kappa'])} "
             f"[{num(b['fleiss_kappa_ci'][0])}, {num(b['fleiss_kappa_ci'][1])}] ({b['items_fleiss']} items), "
             f"Krippendorff's alpha {num(b['krippendorff_alpha'])} "
-            f"[{num(b['krippendorff_alpha_ci'][0])}, {num(b['krippendorff_alpha_ci'][1])}] ({b['items_alpha']} items)"
+            f"[{num(b['krippendorff_alpha_ci'][0])}, {num(b['krippendorff_alpha_ci'][1])}] "
+            f"({b['items_alpha']} items)"
         )
         for attribute, values in section["by"].items():
             for value, s in values.items():
@@ -207,7 +209,8 @@ def _stats_text(stats: dict) -> str:
                 )
     lines.append(f"\ncontested items: {len(stats['contested'])}")
     lines += [
-        f"  {c['item_id']}: reference {c['reference']}; blinded {c['blinded']}; {c['against_reference']} against"
+        f"  {c['item_id']}: reference {c['reference']}; blinded {c['blinded']}; "
+        f"{c['against_reference']} against"
         for c in stats["contested"][:20]
     ]
     return "\n".join(lines)

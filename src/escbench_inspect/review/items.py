@@ -130,8 +130,8 @@ class Catalog:
     """Every reviewable item: the packaged seeds' episodes and (optionally) CSS tuples.
 
     ``css_cases``: ``None`` for every case of the CSS corpus, a count for the first N cases (a
-    quicker catalog), a list of case ids for those cases only, 0 for none. Tuples come from the CSS package's public builders, so a cache
-    there (issue 23) speeds this up too.
+    quicker catalog), a list of case ids for those cases only, 0 for none. Tuples come from the CSS
+    package's public builders, so a cache there (issue 23) speeds this up too.
     """
 
     def __init__(

@@ -50,8 +50,11 @@ def _xml_attr(text: str) -> str:
     return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def export_tasks(catalog: Catalog, out_dir: Path) -> tuple[int, Path]:
-    """Write ``episodes.json``/``episodes.xml`` (and ``tuples.*`` when the catalog has tuples)."""
+def export_tasks(catalog: Catalog, out_dir: Path, seed_ids: list[str] | None = None) -> tuple[int, Path]:
+    """Write ``episodes.json``/``episodes.xml`` (and ``tuples.*`` when the catalog has tuples).
+
+    ``seed_ids``: only these seeds' episodes (default: every seed).
+    """
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     env = Environment(
@@ -59,7 +62,7 @@ def export_tasks(catalog: Catalog, out_dir: Path) -> tuple[int, Path]:
     )
     out_dir.mkdir(parents=True, exist_ok=True)
     episode_tasks = []
-    for seed_id in catalog.seed_ids():
+    for seed_id in catalog.seed_ids() if seed_ids is None else seed_ids:
         for view in catalog.seed_view(seed_id) or []:
             html = env.get_template("ls_episode.html").render(view=view)
             episode_tasks.append(
@@ -68,7 +71,8 @@ def export_tasks(catalog: Catalog, out_dir: Path) -> tuple[int, Path]:
                         "item_id": view.item.item_id,
                         "kind": EPISODE,
                         "content_hash": view.item.content_hash,
-                        "title": f"{view.episode.title} — surface {view.episode.surface}, {view.episode.variant.value}",
+                        "title": f"{view.episode.title} — surface {view.episode.surface}, "
+                        f"{view.episode.variant.value}",
                         "html": html,
                     }
                 }
