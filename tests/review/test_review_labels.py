@@ -111,14 +111,32 @@ def _always(action: str):
     return lambda messages: decision_json(action, 0.8) if last_user_text(messages) else ""
 
 
-@pytest.mark.slow  # runs a scripted eval (~30 s on shared cores); CI's slow step runs it
-def test_a_report_against_adjudicated_labels_differs_exactly_where_labels_changed(tmp_path) -> None:
+@pytest.fixture(scope="module")
+def scripted_log(tmp_path_factory):
+    """One seed's ten episodes answered Ask_Clarification throughout by a scripted model."""
     [log] = eval(
         escalation_task(seeds=[SEED], prompt="uncertainty"),
         model=scripted_model(_always("Ask_Clarification")),
-        log_dir=str(tmp_path / "logs"),
+        log_dir=str(tmp_path_factory.mktemp("logs")),
         display="none",
     )
+    return log
+
+
+@pytest.mark.slow  # runs a scripted eval (~30 s on shared cores); CI's slow step runs it
+def test_items_are_ordered_by_how_many_models_disagree_with_the_reference(scripted_log, catalog) -> None:
+    from escbench_inspect.review.priority import model_disagreements
+
+    counts = model_disagreements([scripted_log.location], catalog)
+    expected = {s.id: 1 for s in escalation_task(seeds=[SEED]).dataset if "Ask_Clarification" not in s.target}
+    assert counts == expected and counts
+
+
+@pytest.mark.slow  # runs a scripted eval (~30 s on shared cores); CI's slow step runs it
+def test_a_report_against_adjudicated_labels_differs_exactly_where_labels_changed(
+    scripted_log, tmp_path
+) -> None:
+    log = scripted_log
     episodes = {s.id: s.target for s in escalation_task(seeds=[SEED]).dataset}
     # relabel two episodes so that the scripted action's correctness flips: one to right, one to wrong
     wrong_now_right = next(i for i, t in episodes.items() if "Ask_Clarification" not in t and "stale" in i)

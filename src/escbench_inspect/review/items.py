@@ -145,6 +145,7 @@ class Catalog:
             self.seed_episodes.setdefault(episode.seed_id, []).append(episode)
         self.css_cases = css_cases
         self._seed_views: dict[str, list[EpisodeView]] = {}
+        self._tuple_views: dict[str, TupleView] = {}
         self._plans = {f"{p.case_id}__{p.intervention_id}": p for p in self._css_plans()}
         for tuple_id, plan in self._plans.items():
             self.items[tuple_id] = self._tuple_item(tuple_id, plan)
@@ -240,9 +241,16 @@ class Catalog:
         return views
 
     def tuple_view(self, tuple_id: str) -> TupleView | None:
+        """The tuple's two charts with the mutation's spans marked (computed once per tuple)."""
         item = self.item(tuple_id)
         if item is None or item.kind != TUPLE:
             return None
+        if tuple_id not in self._tuple_views:
+            self._tuple_views[tuple_id] = self._tuple_view(item)
+        return self._tuple_views[tuple_id]
+
+    def _tuple_view(self, item: ReviewItem) -> TupleView:
+        tuple_id = item.item_id
         from escbench_inspect.css.dataset import chart_sections
 
         plan = self._plans[tuple_id]
