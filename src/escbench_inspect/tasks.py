@@ -130,8 +130,10 @@ def _apply_labels(dataset, labels: object, seeds: Sequence[SeedScenario] | None)
     """Relabel the dataset from an adjudicated labels file; the record kept in the task metadata."""
     if labels is None:
         return None
-    if not isinstance(labels, str) or not labels.strip():
-        raise TaskParameterError("labels", labels, "a path to an `escbench review export --labels` file")
+    from pathlib import Path
+
+    if not isinstance(labels, str) or not Path(labels).is_file():
+        raise TaskParameterError("labels", labels, "the path of an `escbench review export --labels` file")
     from escbench_inspect.datasets.assembly import default_seeds, iter_episodes
     from escbench_inspect.review.labels import load_labels, relabel_samples
 

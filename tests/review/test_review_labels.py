@@ -105,6 +105,8 @@ def test_the_task_scores_against_the_labels_file_and_records_its_hash(tmp_path) 
         )
     with pytest.raises(TaskParameterError, match="'labels'"):
         escalation_task(seeds=[SEED], labels=3)
+    with pytest.raises(TaskParameterError, match="'labels'"):
+        escalation_task(seeds=[SEED], labels=str(tmp_path / "missing.jsonl"))
 
 
 def _always(action: str):
