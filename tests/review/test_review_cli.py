@@ -89,3 +89,17 @@ def test_export_and_stats_commands(tmp_path, db, catalog, capsys) -> None:
     assert cli_main(["review", "stats", "--db", str(db), "--bootstrap", "10"]) == 0
     assert "ann: 1 items" in capsys.readouterr().out
     assert cli_main(["review", "stats", "--db", str(tmp_path / "missing.sqlite3")]) == 1
+
+
+def test_serve_binds_loopback_by_default_and_warns_for_any_other_host(db, monkeypatch, capsys) -> None:
+    import uvicorn
+
+    bound: list[str] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **_: bound.append(host))
+    assert cli_main(["review", "serve", "--db", str(db), "--css-cases", "0"]) == 0
+    assert bound == ["127.0.0.1"] and "warning" not in capsys.readouterr().err
+    assert cli_main(["review", "serve", "--db", str(db), "--css-cases", "0", "--host", "0.0.0.0"]) == 0
+    assert (
+        bound[-1] == "0.0.0.0"
+        and "warning: serving on 0.0.0.0, beyond this machine" in capsys.readouterr().err
+    )
