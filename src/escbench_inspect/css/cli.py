@@ -89,7 +89,22 @@ def run_audit(args: argparse.Namespace) -> int:
         print(f"violations in emitted tuples at {length}: {sum(counts.values())}")
         for reason, count in sorted(counts.items()):
             print(f"  {reason:48s} {count:4d}")
+    _print_issue21_audit(selection, args.chart_length)
     return 0
+
+
+def _print_issue21_audit(selection, lengths: list[str]) -> None:
+    """Minimality of every emitted pair and plausibility of every chart, per chart length."""
+    from escbench_inspect.css.dataset import plan_tuples
+    from escbench_inspect.css.minimality import minimality_audit
+
+    plans, _ = plan_tuples(selection)
+    print(f"emitted: {len(plans)} tuples from {len({p.case_id for p in plans})} cases "
+          f"(family D: {sum(p.family == 'D' for p in plans)})")
+    for length, counts in minimality_audit(plans, lengths).items():
+        print(f"minimality violations (both arms diffed) at {length}: {sum(counts.values())}")
+        for reason, count in sorted(counts.items()):
+            print(f"  {reason:48s} {count:4d}")
 
 
 def run_rejudge(args: argparse.Namespace) -> int:

@@ -1,0 +1,263 @@
+"""The latent patient state behind a chart's filler numbers: one physiology per patient and date.
+
+Every lab value, vital sign and history detail the renderer prints comes from here, as a function
+of the case (age, sex, comorbidities, the systemic therapy given by that date) and of the date
+only, seeded by the case id and the date. So the same date always shows the same values (a cycle
+log and the blood count drawn that morning agree), values drift slowly between dates, and a
+mutation changes a value only where the fact it depends on changed (chemotherapy given before the
+date, the metastatic status for tumor markers). Derived numbers are computed, not drawn: eGFR by
+the CKD-EPI 2021 creatinine equation, the WBC as the sum of its differential, CHA2DS2-VASc from
+the chart's own facts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import random
+from dataclasses import dataclass
+from functools import cached_property
+
+from escbench_inspect.css.data import CssData
+from escbench_inspect.css.schema import Case, SocialTemplate
+
+MYELOSUPPRESSIVE = ("chemotherapy", "cdk46_inhibitor")
+
+
+def ckd_epi_2021(creatinine_mg_dl: float, age: int, female: bool) -> float:
+    """eGFR (mL/min/1.73 m2), CKD-EPI 2021 race-free creatinine equation (Inker et al., NEJM 2021)."""
+    kappa, alpha = (0.7, -0.241) if female else (0.9, -0.302)
+    ratio = creatinine_mg_dl / kappa
+    egfr = 142 * min(ratio, 1.0) ** alpha * max(ratio, 1.0) ** -1.200 * 0.9938**age
+    return egfr * (1.012 if female else 1.0)
+
+
+def cha2ds2_vasc(age: int, female: bool, comorbidities: set[str]) -> int:
+    """CHA2DS2-VASc from the facts a chart carries (no heart failure, stroke or vascular disease here)."""
+    score = 2 if age >= 75 else 1 if age >= 65 else 0
+    score += int(female) + int("hypertension" in comorbidities) + int("diabetes" in comorbidities)
+    return score
+
+
+def age_on(case: Case, date: dt.date) -> int:
+    """Age on ``date``; ``case.age`` is the age at diagnosis (kept for the rest of the chart). The
+    last birthday before the diagnosis is 0-364 days before it, seeded by the case id."""
+    if date >= case.diagnosis_date:
+        return case.age
+    last_birthday = case.diagnosis_date - dt.timedelta(
+        days=random.Random(f"escbench-css-state:{case.case_id}:birthday").randint(0, 364)
+    )
+    if date >= last_birthday:
+        return case.age
+    return case.age - math.ceil((last_birthday - date).days / 365.25)
+
+
+@dataclass(frozen=True)
+class BloodCount:
+    neutrophils: float
+    lymphocytes: float
+    monocytes: float
+    eosinophils: float
+    basophils: float
+    hemoglobin: float
+    platelets: int
+
+    @property
+    def wbc(self) -> float:
+        """The total is the sum of the differential (rounded parts), so ANC < WBC always."""
+        parts = (self.neutrophils, self.lymphocytes, self.monocytes, self.eosinophils, self.basophils)
+        return round(sum(parts), 1)
+
+
+class PatientState:
+    """One patient's physiology, queried by date."""
+
+    def __init__(self, case: Case, data: CssData):
+        self.case, self.data = case, data
+        base = self._rng("baseline")
+        female = case.sex == "female"
+        self.female = female
+        self.creatinine_base = base.uniform(0.58, 0.98) if female else base.uniform(0.72, 1.18)
+        self.hemoglobin_base = base.uniform(12.2, 14.2) if female else base.uniform(13.4, 15.6)
+        self.anc_base = base.uniform(2.6, 5.2)
+        self.lymph_base = base.uniform(1.2, 2.6)
+        self.platelets_base = base.randint(190, 340)
+        self.calcium_base = base.uniform(9.0, 9.7)
+        diabetic = "diabetes" in case.comorbidities
+        self.a1c_base = base.uniform(6.9, 7.9) if diabetic else base.uniform(5.1, 5.6)
+        self.a1c_phase = base.uniform(0, 2 * math.pi)
+        self.ldl_base = base.randint(70, 135)
+        self.tsh_base = base.uniform(1.0, 3.2)
+        self.systolic_base = base.randint(118, 138)
+        osteopenia = "osteopenia" in case.comorbidities
+        self.femoral_neck_t = -1.8 if osteopenia else round(base.uniform(-0.9, 0.6), 1)
+        self.spine_t = round(base.uniform(-1.6, -1.1), 1) if osteopenia else round(base.uniform(-0.8, 0.9), 1)
+
+    def _rng(self, purpose: str, date: dt.date | None = None) -> random.Random:
+        suffix = f":{date.isoformat()}" if date else ""
+        return random.Random(f"escbench-css-state:{self.case.case_id}:{purpose}{suffix}")
+
+    def age_on(self, date: dt.date) -> int:
+        return age_on(self.case, date)
+
+    # ------------------------------------------------------------------ chemotherapy exposure
+    def _chemo_cycles_before(self, date: dt.date) -> list[dt.date]:
+        """Day-1 dates of myelosuppressive cycles given strictly before ``date``."""
+        given = []
+        for line in self.case.lines:
+            regimen = self.data.regimens[line.regimen]
+            if not set(MYELOSUPPRESSIVE) & set(regimen.classes):
+                continue
+            for c in range(line.cycles):
+                day1 = line.start + dt.timedelta(days=c * regimen.cycle_days)
+                if day1 < date and (line.end is None or day1 < line.end):
+                    given.append(day1)
+        return given
+
+    def _marrow_effect(self, date: dt.date) -> tuple[float, float, float]:
+        """(neutrophil, platelet, hemoglobin) multipliers: nadir 7-14 days after a cycle, recovery by
+        day 21, and a slow cumulative anemia over the cycles given."""
+        cycles = self._chemo_cycles_before(date)
+        if not cycles:
+            return 1.0, 1.0, 1.0
+        since = (date - cycles[-1]).days
+        nadir = math.exp(-(((since - 10) / 4.5) ** 2))  # 1 at day 10, ~0.1 by day 17
+        neutrophils = 1.0 - 0.62 * nadir
+        platelets = 1.0 - 0.35 * nadir
+        hemoglobin = 1.0 - min(0.018 * len(cycles), 0.16)
+        return neutrophils, platelets, hemoglobin
+
+    # ------------------------------------------------------------------ labs
+    def blood_count(self, date: dt.date) -> BloodCount:
+        r = self._rng("cbc", date)
+        anc_f, plt_f, hb_f = self._marrow_effect(date)
+        return BloodCount(
+            neutrophils=round(max(self.anc_base * r.uniform(0.88, 1.12) * anc_f, 0.4), 1),
+            lymphocytes=round(self.lymph_base * r.uniform(0.85, 1.15), 1),
+            monocytes=round(r.uniform(0.3, 0.7), 1),
+            eosinophils=round(r.uniform(0.05, 0.3), 1),
+            basophils=round(r.uniform(0.0, 0.1), 1),
+            hemoglobin=round(self.hemoglobin_base * r.uniform(0.97, 1.03) * hb_f, 1),
+            platelets=max(int(self.platelets_base * r.uniform(0.9, 1.1) * plt_f), 60),
+        )
+
+    def tumor_marker(self, date: dt.date, low: float, high: float, metastatic: bool) -> float:
+        r = self._rng("markers", date)
+        return high * r.uniform(2.5, 9.0) if metastatic else r.uniform(low, high * 0.9)
+
+    def creatinine(self, date: dt.date) -> float:
+        return round(self.creatinine_base * self._rng("creatinine", date).uniform(0.93, 1.07), 2)
+
+    def egfr(self, date: dt.date) -> int:
+        return round(ckd_epi_2021(self.creatinine(date), self.age_on(date), self.female))
+
+    def chemistry(self, date: dt.date) -> dict[str, float | int]:
+        r = self._rng("cmp", date)
+        return {
+            "sodium": r.randint(136, 144),
+            "potassium": round(r.uniform(3.7, 4.9), 1),
+            "creatinine": self.creatinine(date),
+            "egfr": self.egfr(date),
+            "ast": r.randint(14, 38),
+            "alt": r.randint(11, 41),
+            "alp": r.randint(55, 128),
+            "bilirubin": round(r.uniform(0.3, 1.1), 1),
+            "albumin": round(r.uniform(3.5, 4.6), 1),
+            "calcium": round(self.calcium_base + r.uniform(-0.35, 0.35), 1),
+        }
+
+    def hba1c(self, date: dt.date) -> float:
+        """Slow drift: at most ~0.2 % per 60 days; diabetic range only with diabetes."""
+        days = (date - dt.date(2000, 1, 1)).days
+        return round(self.a1c_base + 0.3 * math.sin(2 * math.pi * days / 720 + self.a1c_phase), 1)
+
+    def lipids(self, date: dt.date) -> dict[str, int]:
+        r = self._rng("lipids", date)
+        return {"ldl": self.ldl_base + r.randint(-8, 8), "hdl": r.randint(40, 70), "tg": r.randint(80, 190)}
+
+    def vitals(self, date: dt.date) -> dict[str, float | int | str]:
+        r = self._rng("vitals", date)
+        height_m = self.case.height_cm / 100
+        weight = round(self.case.weight_kg + r.uniform(-1.5, 1.5), 1)
+        return {
+            "bp": f"{self.systolic_base + r.randint(-8, 8)}/{r.randint(68, 88)}",
+            "hr": r.randint(60, 88),
+            "spo2": r.randint(95, 99),
+            "weight": weight,
+            "bmi": round(weight / (height_m * height_m), 1),
+            "a1c": self.hba1c(date),
+            "ldl": self.lipids(date)["ldl"],
+            "tsh": round(self.tsh_base * r.uniform(0.9, 1.1), 2),
+        }
+
+    # ------------------------------------------------------------------ history
+    @cached_property
+    def smoking(self) -> str:
+        template: SocialTemplate = self.data.background.social[self.case.social]
+        if template.smoking == "never":
+            return "Never smoker."
+        r = self._rng("smoking")
+        age = self.case.age
+        start = r.randint(15, 21)
+        ppd = r.choice([0.5, 1.0, 1.0, 1.5])
+        packs = "pack" if ppd <= 1 else "packs"
+        if template.smoking == "current":
+            years = age - start
+            return (
+                f"Current smoker, {round(ppd * years)} pack-years ({ppd:g} {packs} per day since age "
+                f"{start})."
+            )
+        stop = r.randint(start + 5, max(start + 5, age - 2))
+        years = stop - start
+        return (
+            f"Former smoker, {round(ppd * years)} pack-years ({ppd:g} {packs} per day from age {start} "
+            f"to {stop}), quit {age - stop} years ago."
+        )
+
+    @cached_property
+    def children(self) -> str:
+        template: SocialTemplate = self.data.background.social[self.case.social]
+        if not template.children:
+            return ""
+        r = self._rng("children")
+        ages = sorted((self.case.age - r.randint(24, 38) for _ in range(template.children)), reverse=True)
+        words = {1: "one child", 2: "two children", 3: "three children"}[template.children]
+        return f"{words} (aged {', '.join(str(a) for a in ages[:-1])}{' and ' if len(ages) > 1 else ''}{ages[-1]})"
+
+    def social_history(self) -> str:
+        template = self.data.background.social[self.case.social]
+        return template.text.format(smoking=self.smoking, children=self.children)
+
+    @property
+    def cha2ds2_vasc(self) -> int:
+        return cha2ds2_vasc(self.case.age, self.female, set(self.case.comorbidities))
+
+    def primary_care_visits(self, count: int) -> list[tuple[dt.date, int]]:
+        """The ``count`` most recent pre-diagnosis visits as (date, note kind index), on each kind's
+        stated cadence: annual visits ~12 months apart, chronic follow-up ~6 months, acute visits
+        in between. Anchored on the diagnosis date only, so no mutation moves them."""
+        if count <= 0:
+            return []
+        kinds = self.data.background.note_kinds
+        latest = self.case.diagnosis_date - dt.timedelta(days=45)
+        visits: list[tuple[dt.date, int]] = []
+        for index, kind in enumerate(kinds):
+            r = self._rng(f"visits:{index}")
+            if kind.interval_days is None:  # sporadic (acute) visits
+                day = r.randint(20, 200)
+                while day < 365 * 14:
+                    visits.append((latest - dt.timedelta(days=day), index))
+                    day += r.randint(150, 420)
+                continue
+            day = r.randint(0, kind.interval_days - 1)
+            while day < 365 * 14:
+                visits.append((latest - dt.timedelta(days=day), index))
+                day += kind.interval_days + r.randint(-10, 10)
+        visits.sort(reverse=True)
+        kept: list[tuple[dt.date, int]] = []
+        for date, index in visits:  # one visit per week at most
+            if all(abs((date - d).days) >= 7 for d, _ in kept):
+                kept.append((date, index))
+            if len(kept) == count:
+                break
+        return sorted(kept)
