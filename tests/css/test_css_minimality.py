@@ -84,7 +84,9 @@ def test_rebiopsy_is_in_the_procedures_section_and_its_removal_is_caught() -> No
     assert chart_violations(sections, cancer) == []
     assert "metastasis (18-gauge" in sections["procedures"]
     planted = dict(sections)
-    planted["procedures"] = "\n".join(line for line in sections["procedures"].splitlines() if "metastasis" not in line)
+    planted["procedures"] = "\n".join(
+        line for line in sections["procedures"].splitlines() if "metastasis" not in line
+    )
     assert {v.reason for v in chart_violations(planted, cancer)} == {"specimen_without_procedure"}
 
 

@@ -461,13 +461,14 @@ class ChartChecker:
             )
         return problems
 
-
     def _documents(self, sections: dict[str, str]) -> list[ChartViolation]:
         """Documents that must agree with each other: a specimen and the procedure that took it; a
         cycle log's pre-treatment counts and the blood count drawn the same day."""
         problems: list[ChartViolation] = []
         procedures = sections.get("procedures", "")
-        for m in _METASTASIS_SPECIMEN_RE.finditer(sections.get("pathology", "") + sections.get("molecular", "")):
+        for m in _METASTASIS_SPECIMEN_RE.finditer(
+            sections.get("pathology", "") + sections.get("molecular", "")
+        ):
             date, site = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
             if not re.search(rf"^\[{date}\] .*biopsy of the {re.escape(site)} metastasis", procedures, re.M):
                 problems.append(

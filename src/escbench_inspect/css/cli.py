@@ -97,14 +97,21 @@ def _print_issue21_audit(selection, lengths: list[str]) -> None:
     """Minimality of every emitted pair and plausibility of every chart, per chart length."""
     from escbench_inspect.css.dataset import plan_tuples
     from escbench_inspect.css.minimality import minimality_audit
+    from escbench_inspect.css.plausibility import plausibility_audit
 
     plans, _ = plan_tuples(selection)
-    print(f"emitted: {len(plans)} tuples from {len({p.case_id for p in plans})} cases "
-          f"(family D: {sum(p.family == 'D' for p in plans)})")
+    print(
+        f"emitted: {len(plans)} tuples from {len({p.case_id for p in plans})} cases "
+        f"(family D: {sum(p.family == 'D' for p in plans)})"
+    )
     for length, counts in minimality_audit(plans, lengths).items():
         print(f"minimality violations (both arms diffed) at {length}: {sum(counts.values())}")
         for reason, count in sorted(counts.items()):
             print(f"  {reason:48s} {count:4d}")
+    for length, counts in plausibility_audit(plans, lengths).items():
+        print(f"plausibility violations (charts, both arms) at {length}: {sum(counts.values())}")
+        for check, count in sorted(counts.items()):
+            print(f"  {check:48s} {count:4d}")
 
 
 def run_rejudge(args: argparse.Namespace) -> int:

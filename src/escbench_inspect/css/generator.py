@@ -169,9 +169,7 @@ def make_first_line(case: Case, data: CssData, status: str) -> TreatmentLine | N
             best_response=best_response,  # type: ignore[arg-type]
         )
     k = rng.randint(3, 5)
-    scan, end = progression_dates(
-        case.case_id, start + dt.timedelta(days=RESTAGING_INTERVAL_DAYS * k - 3)
-    )
+    scan, end = progression_dates(case.case_id, start + dt.timedelta(days=RESTAGING_INTERVAL_DAYS * k - 3))
     return TreatmentLine(
         setting="metastatic",
         line=1,

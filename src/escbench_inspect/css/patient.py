@@ -222,7 +222,8 @@ class PatientState:
         r = self._rng("children")
         ages = sorted((self.case.age - r.randint(24, 38) for _ in range(template.children)), reverse=True)
         words = {1: "one child", 2: "two children", 3: "three children"}[template.children]
-        return f"{words} (aged {', '.join(str(a) for a in ages[:-1])}{' and ' if len(ages) > 1 else ''}{ages[-1]})"
+        listed = ", ".join(str(a) for a in ages[:-1]) + (" and " if len(ages) > 1 else "") + str(ages[-1])
+        return f"{words} (aged {listed})"
 
     def social_history(self) -> str:
         template = self.data.background.social[self.case.social]
@@ -240,24 +241,28 @@ class PatientState:
             return []
         kinds = self.data.background.note_kinds
         latest = self.case.diagnosis_date - dt.timedelta(days=45)
-        visits: list[tuple[dt.date, int]] = []
-        for index, kind in enumerate(kinds):
-            r = self._rng(f"visits:{index}")
-            if kind.interval_days is None:  # sporadic (acute) visits
+        horizon = 365 * 14
+        taken: dict[dt.date, int] = {}
+
+        def free(date: dt.date) -> bool:
+            return all(abs((date - d).days) >= 7 for d in taken)
+
+        # scheduled kinds first (a collision moves the visit 10 days earlier: still on cadence)
+        order = sorted(range(len(kinds)), key=lambda i: kinds[i].interval_days is None)
+        for index in order:
+            kind, r = kinds[index], self._rng(f"visits:{index}")
+            if kind.interval_days is None:  # sporadic (acute) visits, where the calendar is free
                 day = r.randint(20, 200)
-                while day < 365 * 14:
-                    visits.append((latest - dt.timedelta(days=day), index))
+                while day < horizon:
+                    if free(latest - dt.timedelta(days=day)):
+                        taken[latest - dt.timedelta(days=day)] = index
                     day += r.randint(150, 420)
                 continue
             day = r.randint(0, kind.interval_days - 1)
-            while day < 365 * 14:
-                visits.append((latest - dt.timedelta(days=day), index))
-                day += kind.interval_days + r.randint(-10, 10)
-        visits.sort(reverse=True)
-        kept: list[tuple[dt.date, int]] = []
-        for date, index in visits:  # one visit per week at most
-            if all(abs((date - d).days) >= 7 for d, _ in kept):
-                kept.append((date, index))
-            if len(kept) == count:
-                break
+            while day < horizon:
+                while not free(latest - dt.timedelta(days=day)):
+                    day += 10
+                taken[latest - dt.timedelta(days=day)] = index
+                day += kind.interval_days + r.randint(-8, 8)
+        kept = sorted(taken.items(), reverse=True)[:count]
         return sorted(kept)

@@ -282,7 +282,9 @@ class ChartRenderer:
     def comorbidity_names(self) -> list[str]:
         bg = self.data.background
         score = self.state.cha2ds2_vasc
-        return [c.name.format(cha2ds2_vasc=score) for c in bg.comorbidities if c.id in self.case.comorbidities]
+        return [
+            c.name.format(cha2ds2_vasc=score) for c in bg.comorbidities if c.id in self.case.comorbidities
+        ]
 
     def primary_care_notes(self) -> list[str]:
         """Pre-diagnosis visits on each kind's stated cadence (``PatientState.primary_care_visits``)."""
@@ -575,7 +577,8 @@ class ChartRenderer:
             r = self.rng("assay")
             out.append(
                 self.fact(
-                    f"Assay notes: DNA input {r.randint(30, 80)} ng, mean unique coverage {r.randint(450, 900)}x; "
+                    f"Assay notes: DNA input {r.randint(30, 80)} ng, mean unique coverage "
+                    f"{r.randint(450, 900)}x; "
                     f"tumor content estimated at {r.choice([30, 40, 50, 60])}% by the reviewing pathologist. "
                     "Germline variants are not reported by this somatic assay.",
                     *(f"biomarker:{name}" for name in sequenced),
@@ -683,9 +686,9 @@ class ChartRenderer:
         if rebiopsy is not None:
             out.append(
                 self.fact(
-                    f"[{_d(rebiopsy.date)}] Image-guided core needle biopsy of the {rebiopsy.site} metastasis "
-                    "(18-gauge, four cores) for receptor re-testing at progression; local anesthesia, "
-                    "no complications.",
+                    f"[{_d(rebiopsy.date)}] Image-guided core needle biopsy of the {rebiopsy.site} "
+                    "metastasis (18-gauge, four cores) for receptor re-testing at progression; "
+                    "local anesthesia, no complications.",
                     *self.biomarker_keys(),
                 )
             )
@@ -720,7 +723,13 @@ class ChartRenderer:
                             f"ANC {cbc.neutrophils} x10^9/L, platelets {cbc.platelets} x10^9/L; adverse "
                             "events: "
                             + r.choice(
-                                ["none", "grade 1 fatigue", "grade 1 nausea", "grade 1 diarrhea", "grade 2 fatigue"]
+                                [
+                                    "none",
+                                    "grade 1 fatigue",
+                                    "grade 1 nausea",
+                                    "grade 1 diarrhea",
+                                    "grade 2 fatigue",
+                                ]
                                 if c
                                 else ["none (first cycle)"]
                             )
@@ -819,9 +828,15 @@ class ChartRenderer:
                 for marker in self.spec.tumor_markers:
                     low, high = marker.normal
                     value = self.state.tumor_marker(date, low, high, self.case.m == "M1")
-                    markers.append(f"{marker.name} {round(value, 1)} {marker.unit} (reference {low:g}-{high:g})")
+                    markers.append(
+                        f"{marker.name} {round(value, 1)} {marker.unit} (reference {low:g}-{high:g})"
+                    )
                 lines.append(
-                    self.fact(f"[{_d(date)}] Tumor markers: " + "; ".join(markers) + ".", "stage", "metastatic_sites")
+                    self.fact(
+                        f"[{_d(date)}] Tumor markers: " + "; ".join(markers) + ".",
+                        "stage",
+                        "metastatic_sites",
+                    )
                 )
             elif kind == "routine":
                 lipids = self.state.lipids(date)
@@ -836,7 +851,9 @@ class ChartRenderer:
         case = self.case
         # the board date follows the last event (operation, cycles, discontinuation)
         return (
-            self.fact(f"Multidisciplinary tumor board, {_d(self.board_date())}.", "surgery", "lines", "line_status")
+            self.fact(
+                f"Multidisciplinary tumor board, {_d(self.board_date())}.", "surgery", "lines", "line_status"
+            )
             + "\n"
             f"Patient: {case.age}-year-old {self.person}, ECOG {case.ecog}, weight "
             f"{case.weight_kg} kg.\n"
