@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from escbench_inspect.css.chart_check import dated_documents
 from escbench_inspect.css.data import CssData, packaged_data
-from escbench_inspect.css.render import ChartRenderer, fact_values
+from escbench_inspect.css.render import IUPD_DAYS_BEFORE_CONFIRMATION, ChartRenderer, fact_values
 from escbench_inspect.css.schema import Case
 
 _HEADER_RE = re.compile(r"^\s*\[(\d{4}-\d{2}-\d{2})\]")
@@ -66,6 +66,8 @@ def divergence_date(baseline: Case, mutated: Case, data: CssData | None = None) 
             dates += [line.start - dt.timedelta(days=7) for line in (a, b) if line is not None]
         else:
             scans = [line.progression_scan for line in (a, b) if line.progression_scan is not None]
+            if "pd1_inhibitor" in data.regimens[a.regimen].classes:  # unconfirmed progression first
+                scans = [scan - dt.timedelta(days=IUPD_DAYS_BEFORE_CONFIRMATION) for scan in scans]
             days = data.regimens[a.regimen].cycle_days
             dates += scans or [a.start + dt.timedelta(days=min(a.cycles, b.cycles) * days)]
     boards = {ChartRenderer(case, "short", data).board_date() for case in (baseline, mutated)}

@@ -47,6 +47,9 @@ CHART_LENGTHS: dict[str, LengthSpec] = {
 }
 
 
+IUPD_DAYS_BEFORE_CONFIRMATION = 35
+
+
 def fact_values(case: Case) -> dict[str, Any]:
     """The values of the mutable fact keys (used to find which keys a mutation changed)."""
     values: dict[str, Any] = {
@@ -218,8 +221,16 @@ class ChartRenderer:
     def restaging_dates(self, line: TreatmentLine) -> list[dt.date]:
         """Scheduled restaging scans (every 9 weeks) before the progression scan (or the board)."""
         if line.progression_scan is not None:
-            return [d for d in restaging_grid(line.start, line.progression_scan) if d < line.progression_scan]
+            first_progression = self.unconfirmed_progression(line) or line.progression_scan
+            return [d for d in restaging_grid(line.start, line.progression_scan) if d < first_progression]
         return restaging_grid(line.start, self.board_date() - dt.timedelta(days=3))
+
+    def unconfirmed_progression(self, line: TreatmentLine) -> dt.date | None:
+        """For an immune checkpoint inhibitor, the scan that first showed progression (iUPD), 5 weeks
+        before the confirming scan (iCPD): iRECIST asks for confirmation 4-8 weeks later."""
+        if line.progression_scan is None or "pd1_inhibitor" not in self.data.regimens[line.regimen].classes:
+            return None
+        return line.progression_scan - dt.timedelta(days=IUPD_DAYS_BEFORE_CONFIRMATION)
 
     def line_as_of(self, line: TreatmentLine, as_of: dt.date) -> str:
         """What a note dated ``as_of`` knows about a line that had started by then."""
@@ -228,8 +239,14 @@ class ChartRenderer:
         regimen = self.data.regimens[line.regimen]
         given = sum(1 for d in self.cycle_dates(line) if d <= as_of)
         text = f"on {regimen.name} since {_d(line.start)}, cycle {given} given by this visit"
+        unconfirmed = self.unconfirmed_progression(line)
         if line.progression_scan is not None and line.progression_scan <= as_of:
             text += f"; restaging on {_d(line.progression_scan)} shows progression, regimen to be stopped"
+        elif unconfirmed is not None and unconfirmed <= as_of:
+            text += (
+                f"; restaging on {_d(unconfirmed)} shows unconfirmed progression (iUPD), treatment continued "
+                "pending confirmatory imaging"
+            )
         elif any(d <= as_of for d in self.restaging_dates(line)):
             text += f"; restaging shows {line.best_response}"
         return self.fact(text, "lines", "line_status")
@@ -291,12 +308,17 @@ class ChartRenderer:
         case, bg = self.case, self.data.background
         comorbid = [c for c in bg.comorbidities if c.id in case.comorbidities]
         problem_names = "; ".join(self.comorbidity_names())
+        meds = ", ".join(med.split(" ")[0] for c in comorbid for med in c.meds)
         notes = []
         for date, index in self.state.primary_care_visits(self.length.primary_care_notes):
             kind = bg.note_kinds[index]
             values = self.state.vitals(date)
             plans = " ".join(c.plan.format(**values) for c in comorbid)
+            for role in bg.phrasings:  # pc_* sentence roles, chosen per note date
+                if role.startswith("pc_"):
+                    values[role] = self.phrase(role, self.date_rng(f"pcnote:{role}", date), **values)
             body = kind.template.format(
+                meds=meds,
                 age=self.state.age_on(date),
                 sex_word=self.person,
                 pronoun=self.pronoun,
@@ -620,11 +642,26 @@ class ChartRenderer:
                     f"{line.best_response} by RECIST 1.1, no new lesions."
                 )
                 out.append(self.fact(text, "lines", "line_status"))
+            unconfirmed = self.unconfirmed_progression(line)
+            if unconfirmed is not None:
+                text = (
+                    f"[{_d(unconfirmed)}] {spec.staging_imaging} (restaging on {regimen.name}): new "
+                    "sub-centimetre lesions and enlargement of known metastases (sum of diameters +22% from "
+                    "nadir); impression: unconfirmed progression (iUPD per iRECIST); clinically stable, "
+                    "treatment continued with confirmatory imaging in 4-6 weeks."
+                )
+                out.append(self.fact(text, "line_status", "lines"))
             if line.progression_scan is not None:
+                confirmed = (
+                    f"; further growth since the scan of {_d(unconfirmed)}: confirmed progression (iCPD per "
+                    "iRECIST)"
+                    if unconfirmed is not None
+                    else ""
+                )
                 text = (
                     f"[{_d(line.progression_scan)}] {spec.staging_imaging} (restaging on {regimen.name}): "
                     "new lesions and enlargement of known metastases (sum of diameters +28% from "
-                    "nadir); impression: progressive disease by RECIST 1.1."
+                    f"nadir){confirmed}; impression: progressive disease by RECIST 1.1."
                 )
                 out.append(self.fact(text, "line_status", "lines"))
         for k in range(self.length.serial_imaging):
