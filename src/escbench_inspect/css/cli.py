@@ -112,6 +112,22 @@ def _print_issue21_audit(selection, lengths: list[str]) -> None:
         print(f"plausibility violations (charts, both arms) at {length}: {sum(counts.values())}")
         for check, count in sorted(counts.items()):
             print(f"  {check:48s} {count:4d}")
+    from escbench_inspect.css.generator import case_by_id
+    from escbench_inspect.css.render import render_chart, render_sections
+    from escbench_inspect.css.textstats import masked_sentence_reuse
+
+    cases = sorted({p.case_id for p in plans})
+    for length in lengths:
+        charts = {
+            cid: (cid.rsplit("-", 1)[0], render_chart(render_sections(case_by_id(cid), length)))
+            for cid in cases
+        }
+        stats = masked_sentence_reuse(charts)
+        print(
+            f"masked-sentence reuse at {length} (baseline charts): {stats['reuse']:.1%} of a chart's "
+            f"sentences appear in another chart of the same cancer, {stats['shared_by_half']:.1%} in half of "
+            f"them; {stats['self_repeat']:.1%} repeat within the chart"
+        )
 
 
 def run_rejudge(args: argparse.Namespace) -> int:

@@ -16,12 +16,14 @@ import datetime as dt
 import math
 import random
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from escbench_inspect.css.data import CssData
 from escbench_inspect.css.schema import Case, SocialTemplate
 
 MYELOSUPPRESSIVE = ("chemotherapy", "cdk46_inhibitor")
+# the visit calendar depends only on the case id, diagnosis date and count: computed once per process
+_VISITS: dict[tuple[str, dt.date, int], list[tuple[dt.date, int]]] = {}
 
 
 def ckd_epi_2021(creatinine_mg_dl: float, age: int, female: bool) -> float:
@@ -39,17 +41,32 @@ def cha2ds2_vasc(age: int, female: bool, comorbidities: set[str]) -> int:
     return score
 
 
+@cache
+def _birthday_offset(case_id: str) -> int:
+    return random.Random(f"escbench-css-state:{case_id}:birthday").randint(0, 364)
+
+
 def age_on(case: Case, date: dt.date) -> int:
     """Age on ``date``; ``case.age`` is the age at diagnosis (kept for the rest of the chart). The
     last birthday before the diagnosis is 0-364 days before it, seeded by the case id."""
     if date >= case.diagnosis_date:
         return case.age
-    last_birthday = case.diagnosis_date - dt.timedelta(
-        days=random.Random(f"escbench-css-state:{case.case_id}:birthday").randint(0, 364)
-    )
+    last_birthday = case.diagnosis_date - dt.timedelta(days=_birthday_offset(case.case_id))
     if date >= last_birthday:
         return case.age
     return case.age - math.ceil((last_birthday - date).days / 365.25)
+
+
+_DRAWS_PER_DAY = 30
+_DAY_DRAWS: dict[tuple[str, dt.date], list[float]] = {}
+
+
+def _between(u: float, low: float, high: float) -> float:
+    return low + (high - low) * u
+
+
+def _integer(u: float, low: int, high: int) -> int:
+    return low + int(u * (high - low + 1))
 
 
 @dataclass(frozen=True)
@@ -128,42 +145,51 @@ class PatientState:
         return neutrophils, platelets, hemoglobin
 
     # ------------------------------------------------------------------ labs
+    def _day(self, date: dt.date) -> list[float]:
+        """The day's random draws (uniform in [0, 1)), one seed per patient and date, shared by every
+        quantity measured that day (computed once per process: they depend on nothing mutable)."""
+        key = (self.case.case_id, date)
+        if key not in _DAY_DRAWS:
+            r = random.Random(f"escbench-css-state:{self.case.case_id}:{date.isoformat()}")
+            _DAY_DRAWS[key] = [r.random() for _ in range(_DRAWS_PER_DAY)]
+        return _DAY_DRAWS[key]
+
     def blood_count(self, date: dt.date) -> BloodCount:
-        r = self._rng("cbc", date)
+        u = self._day(date)
         anc_f, plt_f, hb_f = self._marrow_effect(date)
         return BloodCount(
-            neutrophils=round(max(self.anc_base * r.uniform(0.88, 1.12) * anc_f, 0.4), 1),
-            lymphocytes=round(self.lymph_base * r.uniform(0.85, 1.15), 1),
-            monocytes=round(r.uniform(0.3, 0.7), 1),
-            eosinophils=round(r.uniform(0.05, 0.3), 1),
-            basophils=round(r.uniform(0.0, 0.1), 1),
-            hemoglobin=round(self.hemoglobin_base * r.uniform(0.97, 1.03) * hb_f, 1),
-            platelets=max(int(self.platelets_base * r.uniform(0.9, 1.1) * plt_f), 60),
+            neutrophils=round(max(self.anc_base * _between(u[0], 0.88, 1.12) * anc_f, 0.4), 1),
+            lymphocytes=round(self.lymph_base * _between(u[1], 0.85, 1.15), 1),
+            monocytes=round(_between(u[2], 0.3, 0.7), 1),
+            eosinophils=round(_between(u[3], 0.05, 0.3), 1),
+            basophils=round(_between(u[4], 0.0, 0.1), 1),
+            hemoglobin=round(self.hemoglobin_base * _between(u[5], 0.97, 1.03) * hb_f, 1),
+            platelets=max(int(self.platelets_base * _between(u[6], 0.9, 1.1) * plt_f), 60),
         )
 
-    def tumor_marker(self, date: dt.date, low: float, high: float, metastatic: bool) -> float:
-        r = self._rng("markers", date)
-        return high * r.uniform(2.5, 9.0) if metastatic else r.uniform(low, high * 0.9)
+    def tumor_marker(self, date: dt.date, low: float, high: float, metastatic: bool, index: int = 0) -> float:
+        u = self._day(date)[27 + index % 3]
+        return high * _between(u, 2.5, 9.0) if metastatic else _between(u, low, high * 0.9)
 
     def creatinine(self, date: dt.date) -> float:
-        return round(self.creatinine_base * self._rng("creatinine", date).uniform(0.93, 1.07), 2)
+        return round(self.creatinine_base * _between(self._day(date)[7], 0.93, 1.07), 2)
 
     def egfr(self, date: dt.date) -> int:
         return round(ckd_epi_2021(self.creatinine(date), self.age_on(date), self.female))
 
     def chemistry(self, date: dt.date) -> dict[str, float | int]:
-        r = self._rng("cmp", date)
+        u = self._day(date)
         return {
-            "sodium": r.randint(136, 144),
-            "potassium": round(r.uniform(3.7, 4.9), 1),
+            "sodium": _integer(u[8], 136, 144),
+            "potassium": round(_between(u[9], 3.7, 4.9), 1),
             "creatinine": self.creatinine(date),
             "egfr": self.egfr(date),
-            "ast": r.randint(14, 38),
-            "alt": r.randint(11, 41),
-            "alp": r.randint(55, 128),
-            "bilirubin": round(r.uniform(0.3, 1.1), 1),
-            "albumin": round(r.uniform(3.5, 4.6), 1),
-            "calcium": round(self.calcium_base + r.uniform(-0.35, 0.35), 1),
+            "ast": _integer(u[10], 14, 38),
+            "alt": _integer(u[11], 11, 41),
+            "alp": _integer(u[12], 55, 128),
+            "bilirubin": round(_between(u[13], 0.3, 1.1), 1),
+            "albumin": round(_between(u[14], 3.5, 4.6), 1),
+            "calcium": round(self.calcium_base + _between(u[15], -0.35, 0.35), 1),
         }
 
     def hba1c(self, date: dt.date) -> float:
@@ -172,22 +198,26 @@ class PatientState:
         return round(self.a1c_base + 0.3 * math.sin(2 * math.pi * days / 720 + self.a1c_phase), 1)
 
     def lipids(self, date: dt.date) -> dict[str, int]:
-        r = self._rng("lipids", date)
-        return {"ldl": self.ldl_base + r.randint(-8, 8), "hdl": r.randint(40, 70), "tg": r.randint(80, 190)}
+        u = self._day(date)
+        return {
+            "ldl": self.ldl_base + _integer(u[16], -8, 8),
+            "hdl": _integer(u[17], 40, 70),
+            "tg": _integer(u[18], 80, 190),
+        }
 
     def vitals(self, date: dt.date) -> dict[str, float | int | str]:
-        r = self._rng("vitals", date)
+        u = self._day(date)
         height_m = self.case.height_cm / 100
-        weight = round(self.case.weight_kg + r.uniform(-1.5, 1.5), 1)
+        weight = round(self.case.weight_kg + _between(u[19], -1.5, 1.5), 1)
         return {
-            "bp": f"{self.systolic_base + r.randint(-8, 8)}/{r.randint(68, 88)}",
-            "hr": r.randint(60, 88),
-            "spo2": r.randint(95, 99),
+            "bp": f"{self.systolic_base + _integer(u[20], -8, 8)}/{_integer(u[21], 68, 88)}",
+            "hr": _integer(u[22], 60, 88),
+            "spo2": _integer(u[23], 95, 99),
             "weight": weight,
             "bmi": round(weight / (height_m * height_m), 1),
             "a1c": self.hba1c(date),
             "ldl": self.lipids(date)["ldl"],
-            "tsh": round(self.tsh_base * r.uniform(0.9, 1.1), 2),
+            "tsh": round(self.tsh_base * _between(u[24], 0.9, 1.1), 2),
         }
 
     # ------------------------------------------------------------------ history
@@ -242,10 +272,13 @@ class PatientState:
         kinds = self.data.background.note_kinds
         latest = self.case.diagnosis_date - dt.timedelta(days=45)
         horizon = 365 * 14
+        key = (self.case.case_id, self.case.diagnosis_date, id(self.data.background))
+        if key in _VISITS:
+            return sorted(_VISITS[key][:count])
         taken: dict[dt.date, int] = {}
 
         def free(date: dt.date) -> bool:
-            return all(abs((date - d).days) >= 7 for d in taken)
+            return not any(date + dt.timedelta(days=k) in taken for k in range(-6, 7))
 
         # scheduled kinds first (a collision moves the visit 10 days earlier: still on cadence)
         order = sorted(range(len(kinds)), key=lambda i: kinds[i].interval_days is None)
@@ -264,5 +297,5 @@ class PatientState:
                     day += 10
                 taken[latest - dt.timedelta(days=day)] = index
                 day += kind.interval_days + r.randint(-8, 8)
-        kept = sorted(taken.items(), reverse=True)[:count]
-        return sorted(kept)
+        _VISITS[key] = sorted(taken.items(), reverse=True)
+        return sorted(_VISITS[key][:count])

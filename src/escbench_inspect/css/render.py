@@ -48,6 +48,17 @@ CHART_LENGTHS: dict[str, LengthSpec] = {
 
 
 IUPD_DAYS_BEFORE_CONFIRMATION = 35
+PC_ROLES = (
+    "pc_wellbeing",
+    "pc_ros",
+    "pc_adherence",
+    "pc_exam",
+    "pc_prevention",
+    "pc_interval",
+    "pc_labs_next",
+    "pc_exercise",
+    "pc_acute",
+)
 
 
 def fact_values(case: Case) -> dict[str, Any]:
@@ -314,9 +325,10 @@ class ChartRenderer:
             kind = bg.note_kinds[index]
             values = self.state.vitals(date)
             plans = " ".join(c.plan.format(**values) for c in comorbid)
-            for role in bg.phrasings:  # pc_* sentence roles, chosen per note date
-                if role.startswith("pc_"):
-                    values[role] = self.phrase(role, self.date_rng(f"pcnote:{role}", date), **values)
+            rng = self.date_rng("pcnote", date)  # pc_* sentence roles, chosen per note date
+            for role in PC_ROLES:
+                if "{" + role + "}" in kind.template:
+                    values[role] = self.phrase(role, rng, **values)
             body = kind.template.format(
                 meds=meds,
                 age=self.state.age_on(date),
@@ -862,9 +874,9 @@ class ChartRenderer:
             ]
             if kind == "markers":
                 markers = []
-                for marker in self.spec.tumor_markers:
+                for index, marker in enumerate(self.spec.tumor_markers):
                     low, high = marker.normal
-                    value = self.state.tumor_marker(date, low, high, self.case.m == "M1")
+                    value = self.state.tumor_marker(date, low, high, self.case.m == "M1", index)
                     markers.append(
                         f"{marker.name} {round(value, 1)} {marker.unit} (reference {low:g}-{high:g})"
                     )
