@@ -253,7 +253,34 @@ def plant_exclusive_drivers() -> tuple[Case, Sections]:
     return case, _edit(sections, "molecular", braf["wild_type"].detail, braf["v600e"].detail)
 
 
+def _receptor_conversion_chart() -> tuple[Case, Sections]:
+    for case in corpus():
+        if case.cancer == "breast" and case.status == "progressed":
+            try:
+                mutated = mutate(interventions()["A1_her2_flip"], case)
+            except Exception:  # noqa: BLE001 - a flip that does not apply to this case
+                continue
+            if mutated.rebiopsy is not None:
+                sections = render_sections(mutated, "long")
+                assert chart_violations(sections, mutated.cancer) == []
+                return mutated, sections
+    raise AssertionError("no HER2 conversion at progression")
+
+
+def plant_missing_rebiopsy_procedure() -> tuple[Case, Sections]:
+    case, sections = _receptor_conversion_chart()
+    kept = [line for line in sections["procedures"].splitlines() if "metastasis" not in line]
+    return case, {**sections, "procedures": "\n".join(kept)}
+
+
+def plant_cycle_log_mismatch() -> tuple[Case, Sections]:
+    case, sections = _chart(lambda c: c.status == "progressed", length="long")
+    return case, _edit(sections, "treatment_history", "pre-treatment ANC ", "pre-treatment ANC 1")
+
+
 PLANTED: dict[str, tuple[Callable[[], tuple[Case, Sections]], str]] = {
+    "missing_rebiopsy_procedure": (plant_missing_rebiopsy_procedure, "specimen_without_procedure"),
+    "cycle_log_mismatch": (plant_cycle_log_mismatch, "cycle_log_disagrees_with_blood_count"),
     "size_vs_t": (plant_size_vs_t, "t_contradicts_measurement"),
     "nodes_vs_n": (plant_nodes_vs_n, "n_contradicts_node_count"),
     "stage_group": (plant_stage_group, "stage_group_contradicts_ajcc"),

@@ -15,7 +15,7 @@ from escbench_inspect.css.generator import (
     make_first_line,
     make_metastatic_sites,
     make_surgery,
-    progression_dates,
+    progress_ongoing,
     rng_for,
 )
 from escbench_inspect.css.rules import matches
@@ -86,9 +86,7 @@ def mutate(intervention: Intervention, case: Case, data: CssData | None = None) 
         if not case.lines or case.lines[-1].status != "ongoing":
             raise MutationError("no_ongoing_line")
         current = case.lines[-1]
-        cycle_days = data.regimens[current.regimen].cycle_days
-        scan, end = progression_dates(case.case_id, current.start, current.cycles, cycle_days)
-        progressed = current.model_copy(update={"status": "progressed", "end": end, "progression_scan": scan})
+        progressed = progress_ongoing(case.case_id, current, data.regimens[current.regimen].cycle_days)
         update["lines"] = (*case.lines[:-1], progressed)
     elif op == "remove_surgery":
         if case.surgery is None:

@@ -56,6 +56,16 @@ _CYCLE_NOTE_RE = re.compile(rf"^\[({_DATE})\] Medical oncology - Cycle \d+ day 1
 _OPERATIVE_RE = re.compile(rf"^\[({_DATE})\] Operative note: (.+?) \(", re.MULTILINE)
 _SPECIMEN_A_RE = re.compile(rf"Specimen A \(({_DATE})\)")
 _STAGING_SCAN_RE = re.compile(rf"Staging: .+? completed ({_DATE})")
+_METASTASIS_SPECIMEN_RE = re.compile(
+    rf"Specimen C \(({_DATE})\): core biopsy of the (.+?) metastasis|"
+    rf"Specimen: core biopsy of the (.+?) metastasis \(({_DATE})\)"
+)
+_CYCLE_COUNTS_RE = re.compile(
+    rf"Cycle \d+ \(({_DATE})\): administered.*?pre-treatment ANC (\d+(?:\.\d+)?) x10\^9/L, platelets (\d+)"
+)
+_CBC_RE = re.compile(
+    rf"^\[({_DATE})\] Complete blood count: .*?ANC (\d+(?:\.\d+)?)\b.*?platelets (\d+)", re.MULTILINE
+)
 _POSITIVE_NODAL_TEXT = (
     "nodal aspirates contain metastatic carcinoma",
     "regional nodal core with metastatic melanoma",
@@ -174,6 +184,7 @@ class ChartChecker:
         problems += self._timeline(sections)
         problems += self._biomarkers(sections)
         problems += self._wording(sections)
+        problems += self._documents(sections)
         unique = {(p.reason, p.section, p.detail): p for p in problems}
         return sorted(unique.values(), key=lambda p: (p.reason, p.section, p.detail))
 
@@ -448,6 +459,31 @@ class ChartChecker:
             problems.append(
                 ChartViolation("primary_status_contradiction", "chart", "excised primary stated in situ")
             )
+        return problems
+
+    def _documents(self, sections: dict[str, str]) -> list[ChartViolation]:
+        """Documents that must agree with each other: a specimen and the procedure that took it; a
+        cycle log's pre-treatment counts and the blood count drawn the same day."""
+        problems: list[ChartViolation] = []
+        procedures = sections.get("procedures", "")
+        for m in _METASTASIS_SPECIMEN_RE.finditer(
+            sections.get("pathology", "") + sections.get("molecular", "")
+        ):
+            date, site = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+            if not re.search(rf"^\[{date}\] .*biopsy of the {re.escape(site)} metastasis", procedures, re.M):
+                problems.append(
+                    ChartViolation("specimen_without_procedure", "procedures", f"{site} metastasis {date}")
+                )
+        counts = {d: (float(a), int(p)) for d, a, p in _CBC_RE.findall(sections.get("labs", ""))}
+        for date, anc, platelets in _CYCLE_COUNTS_RE.findall(sections.get("treatment_history", "")):
+            if date in counts and counts[date] != (float(anc), int(platelets)):
+                problems.append(
+                    ChartViolation(
+                        "cycle_log_disagrees_with_blood_count",
+                        "treatment_history",
+                        f"{date}: log ANC {anc}, platelets {platelets}; CBC {counts[date]}",
+                    )
+                )
         return problems
 
 

@@ -89,7 +89,45 @@ def run_audit(args: argparse.Namespace) -> int:
         print(f"violations in emitted tuples at {length}: {sum(counts.values())}")
         for reason, count in sorted(counts.items()):
             print(f"  {reason:48s} {count:4d}")
+    _print_issue21_audit(selection, args.chart_length)
     return 0
+
+
+def _print_issue21_audit(selection, lengths: list[str]) -> None:
+    """Minimality of every emitted pair and plausibility of every chart, per chart length."""
+    from escbench_inspect.css.dataset import plan_tuples
+    from escbench_inspect.css.minimality import minimality_audit
+    from escbench_inspect.css.plausibility import plausibility_audit
+
+    plans, _ = plan_tuples(selection)
+    print(
+        f"emitted: {len(plans)} tuples from {len({p.case_id for p in plans})} cases "
+        f"(family D: {sum(p.family == 'D' for p in plans)})"
+    )
+    for length, counts in minimality_audit(plans, lengths).items():
+        print(f"minimality violations (both arms diffed) at {length}: {sum(counts.values())}")
+        for reason, count in sorted(counts.items()):
+            print(f"  {reason:48s} {count:4d}")
+    for length, counts in plausibility_audit(plans, lengths).items():
+        print(f"plausibility violations (charts, both arms) at {length}: {sum(counts.values())}")
+        for check, count in sorted(counts.items()):
+            print(f"  {check:48s} {count:4d}")
+    from escbench_inspect.css.generator import case_by_id
+    from escbench_inspect.css.render import render_chart, render_sections
+    from escbench_inspect.css.textstats import masked_sentence_reuse
+
+    cases = sorted({p.case_id for p in plans})
+    for length in lengths:
+        charts = {
+            cid: (cid.rsplit("-", 1)[0], render_chart(render_sections(case_by_id(cid), length)))
+            for cid in cases
+        }
+        stats = masked_sentence_reuse(charts)
+        print(
+            f"masked-sentence reuse at {length} (baseline charts): {stats['reuse']:.1%} of a chart's "
+            f"sentences appear in another chart of the same cancer, {stats['shared_by_half']:.1%} in half of "
+            f"them; {stats['self_repeat']:.1%} repeat within the chart"
+        )
 
 
 def run_rejudge(args: argparse.Namespace) -> int:

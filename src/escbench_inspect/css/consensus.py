@@ -11,7 +11,11 @@ from escbench_inspect.css.staging import case_tnm, main_n
 def facts_of(case: Case, data: CssData | None = None) -> dict:
     data = data or packaged_data()
     tnm = case_tnm(case, data)
-    return case_facts(case, tnm.t, main_n(tnm.n), tnm.group)
+    facts = case_facts(case, tnm.t, main_n(tnm.n), tnm.group)
+    given = {cls for line in case.lines for cls in data.regimens[line.regimen].classes}
+    facts["her2_pretreated"] = "her2_directed" in given
+    facts["endocrine_pretreated"] = "endocrine" in given
+    return facts
 
 
 def consensus_items(case: Case, data: CssData | None = None) -> tuple[ConsensusItem, ...]:

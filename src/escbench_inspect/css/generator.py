@@ -103,35 +103,89 @@ def make_metastatic_sites(case: Case, data: CssData) -> tuple[str, ...]:
     return tuple(site for site in options if site in chosen)
 
 
-def progression_dates(case_id: str, start: dt.date, cycles: int, cycle_days: int) -> tuple[dt.date, dt.date]:
-    """(progression scan, discontinuation): the regimen is stopped 3-10 days after the scan."""
-    end = start + dt.timedelta(days=cycles * cycle_days)
-    scan = end - dt.timedelta(days=rng_for(case_id, "progression_scan").randint(3, 10))
-    return scan, end
+RESTAGING_INTERVAL_DAYS = 63  # restaging every 9 weeks on a metastatic line (scan 3 days before the visit)
+
+
+def restaging_grid(start: dt.date, until: dt.date) -> list[dt.date]:
+    """Scheduled restaging scans of a line started on ``start``, up to ``until`` (inclusive)."""
+    dates, k = [], 1
+    while start + dt.timedelta(days=RESTAGING_INTERVAL_DAYS * k - 3) <= until:
+        dates.append(start + dt.timedelta(days=RESTAGING_INTERVAL_DAYS * k - 3))
+        k += 1
+    return dates
+
+
+def cycles_before(start: dt.date, cycle_days: int, scan: dt.date) -> int:
+    """Cycles given before a progression scan (no cycle is given on or after it)."""
+    return -(-(scan - start).days // cycle_days)
+
+
+def progression_dates(case_id: str, scan: dt.date) -> tuple[dt.date, dt.date]:
+    """(progression scan, discontinuation): the regimen is stopped 3-10 days after the scan.
+
+    Progression is found on a *scheduled* restaging scan, so a progression never follows a stable
+    scan by a few days: the previous restaging is one interval (9 weeks) earlier.
+    """
+    return scan, scan + dt.timedelta(days=rng_for(case_id, "progression_scan").randint(3, 10))
+
+
+def progress_ongoing(case_id: str, line: TreatmentLine, cycle_days: int) -> TreatmentLine:
+    """The same line, progressing on its last scheduled restaging scan before the board."""
+    board = line.start + dt.timedelta(days=line.cycles * cycle_days - 2)
+    scan, end = progression_dates(case_id, restaging_grid(line.start, board - dt.timedelta(days=3))[-1])
+    return line.model_copy(
+        update={
+            "status": "progressed",
+            "end": end,
+            "progression_scan": scan,
+            "cycles": cycles_before(line.start, cycle_days, scan),
+        }
+    )
 
 
 def make_first_line(case: Case, data: CssData, status: str) -> TreatmentLine | None:
-    """First metastatic line with the case's standard regimen, ``ongoing`` or ``progressed``."""
+    """First metastatic line with the case's standard regimen, ``ongoing`` or ``progressed``.
+
+    An ongoing line has run at least 130 days (two restaging scans, so a progression injected on it
+    still follows a documented response); a progressed line progressed on its 3rd-5th restaging scan.
+    """
     regimen_id = standard_first_line(case, data)
     if regimen_id is None:
         return None
     regimen = data.regimens[regimen_id]
     rng = rng_for(case.case_id, "first_line")
     start = case.diagnosis_date + dt.timedelta(days=rng.randint(24, 35))
-    ongoing = status == "ongoing"
-    cycles = rng.randint(4, 8) if ongoing else rng.randint(6, 12)
-    scan, end = progression_dates(case.case_id, start, cycles, regimen.cycle_days)
+    days = regimen.cycle_days
+    best_response = rng.choice(["partial response", "stable disease"])
+    if status == "ongoing":
+        cycles = -(-rng.randint(130, 210) // days)
+        return TreatmentLine(
+            setting="metastatic",
+            line=1,
+            regimen=regimen_id,
+            start=start,
+            cycles=cycles,
+            status="ongoing",
+            best_response=best_response,  # type: ignore[arg-type]
+        )
+    k = rng.randint(3, 5)
+    scan, end = progression_dates(case.case_id, start + dt.timedelta(days=RESTAGING_INTERVAL_DAYS * k - 3))
     return TreatmentLine(
         setting="metastatic",
         line=1,
         regimen=regimen_id,
         start=start,
-        cycles=cycles,
-        status="ongoing" if ongoing else "progressed",
-        best_response=rng.choice(["partial response", "stable disease"]),
-        end=None if ongoing else end,
-        progression_scan=None if ongoing else scan,
+        cycles=cycles_before(start, days, scan),
+        status="progressed",
+        best_response=best_response,  # type: ignore[arg-type]
+        end=end,
+        progression_scan=scan,
     )
+
+
+def _fitting(templates: list, age: int) -> list[int]:
+    """Indices of the history templates whose ``ages`` admit a patient of ``age``."""
+    return [i for i, t in enumerate(templates) if t.ages[0] <= age <= t.ages[1]]
 
 
 def _make_case(cancer: str, index: int, situation: str, data: CssData, seed: int) -> Case:
@@ -146,6 +200,7 @@ def _make_case(cancer: str, index: int, situation: str, data: CssData, seed: int
     sex = spec.sex if spec.sex != "any" else rng.choice(["female", "male"])
     background = data.background
     primary, nodes = make_measurements(cancer, stage, rng_for(case_id, "measurements", seed), data)
+    age = rng.randint(*spec.age)
     n_comorbid = rng.randint(1, 4)
     comorbidities = tuple(sorted(rng.sample([c.id for c in background.comorbidities], n_comorbid)))
     case = Case(
@@ -155,7 +210,7 @@ def _make_case(cancer: str, index: int, situation: str, data: CssData, seed: int
         histology_group=histology.group,
         site=site.name,
         side=site.side,
-        age=rng.randint(*spec.age),
+        age=age,
         sex=sex,  # type: ignore[arg-type]
         diagnosis_date=_BASE_DATE + dt.timedelta(days=rng.randint(0, 640)),
         primary=primary,
@@ -165,8 +220,8 @@ def _make_case(cancer: str, index: int, situation: str, data: CssData, seed: int
         ecog=rng.choice([0, 0, 1]),
         comorbidities=comorbidities,
         allergy=rng.randrange(len(background.allergies)),
-        social=rng.randrange(len(background.social)),
-        family_history=rng.randrange(len(background.family_history)),
+        social=rng.choice(_fitting(background.social, age)),
+        family_history=rng.choice(_fitting(background.family_history, age)),
         presentation=rng.randrange(len(spec.presentations)),
         weight_kg=round(rng.uniform(52, 98) if sex == "female" else rng.uniform(62, 112), 1),
         height_cm=round(rng.uniform(152, 176) if sex == "female" else rng.uniform(164, 192), 1),

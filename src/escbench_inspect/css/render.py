@@ -20,7 +20,8 @@ from typing import Any
 
 from escbench_inspect.css import SECTION_NAMES, SECTION_TITLES
 from escbench_inspect.css.data import CssData, packaged_data
-from escbench_inspect.css.generator import rng_for
+from escbench_inspect.css.generator import restaging_grid, rng_for
+from escbench_inspect.css.patient import PatientState
 from escbench_inspect.css.schema import Case, TreatmentLine
 from escbench_inspect.css.staging import Tnm, case_tnm, depth_text, main_n
 
@@ -30,7 +31,7 @@ class LengthSpec:
     """How many documents of each kind a chart carries."""
 
     primary_care_notes: int
-    oncology_notes: int
+    oncology_notes: int  # 0: none; else consultation, pre-board review and cycles 1..N (+ peri-operative)
     lab_panels: int
     prior_lab_panels: int
     serial_imaging: int
@@ -40,10 +41,24 @@ class LengthSpec:
 
 CHART_LENGTHS: dict[str, LengthSpec] = {
     "short": LengthSpec(0, 0, 1, 0, 0, False, 0),
-    "medium": LengthSpec(4, 3, 3, 2, 2, False, 2),
-    "long": LengthSpec(22, 10, 10, 8, 6, True, 8),
-    "xlong": LengthSpec(48, 20, 22, 16, 12, True, 16),
+    "medium": LengthSpec(4, 1, 3, 2, 2, False, 2),
+    "long": LengthSpec(22, 6, 10, 8, 6, True, 8),
+    "xlong": LengthSpec(48, 99, 22, 16, 12, True, 16),
 }
+
+
+IUPD_DAYS_BEFORE_CONFIRMATION = 35
+PC_ROLES = (
+    "pc_wellbeing",
+    "pc_ros",
+    "pc_adherence",
+    "pc_exam",
+    "pc_prevention",
+    "pc_interval",
+    "pc_labs_next",
+    "pc_exercise",
+    "pc_acute",
+)
 
 
 def fact_values(case: Case) -> dict[str, Any]:
@@ -82,6 +97,7 @@ class ChartRenderer:
         self.spec = self.data.cancers[case.cancer]
         self.length = CHART_LENGTHS[chart_length]
         self.facts: dict[str, set[str]] = defaultdict(set)
+        self.state = PatientState(case, self.data)
 
     # ------------------------------------------------------------------ helpers
     def fact(self, text: str, *keys: str) -> str:
@@ -91,6 +107,17 @@ class ChartRenderer:
 
     def rng(self, purpose: str) -> random.Random:
         return rng_for(self.case.case_id, purpose)
+
+    def phrase(self, role: str, rng: random.Random | None = None, **fields: Any) -> str:
+        """One of a sentence role's phrasings (``background.yaml``): chosen per case by the seed, or
+        per document with ``rng`` (a date-seeded stream, so both arms of a tuple share it)."""
+        variants = self.data.background.phrasings[role]
+        chooser = rng or self.rng(f"phrase:{role}")
+        return variants[chooser.randrange(len(variants))].format(**fields)
+
+    def date_rng(self, purpose: str, date: dt.date) -> random.Random:
+        """A stream seeded by the case, the purpose and a date: documents keyed by their own date."""
+        return rng_for(self.case.case_id, f"{purpose}:{date.isoformat()}")
 
     @property
     def woman(self) -> bool:
@@ -203,20 +230,18 @@ class ChartRenderer:
         return [line.start + dt.timedelta(days=c * days) for c in range(line.cycles)]
 
     def restaging_dates(self, line: TreatmentLine) -> list[dt.date]:
-        """Interim restaging scans every 9 weeks, before the progression scan (or the board)."""
-        limit = (
-            line.progression_scan - dt.timedelta(days=14)
-            if line.progression_scan is not None
-            else self.board_date() - dt.timedelta(days=3)
-        )
-        dates = []
-        k = 1
-        while line.start + dt.timedelta(days=63 * k - 3) <= limit:
-            dates.append(line.start + dt.timedelta(days=63 * k - 3))
-            k += 1
-        if not dates:  # a response needs at least one restaging scan
-            dates.append(line.start + (limit - line.start) // 2 + dt.timedelta(days=1))
-        return dates
+        """Scheduled restaging scans (every 9 weeks) before the progression scan (or the board)."""
+        if line.progression_scan is not None:
+            first_progression = self.unconfirmed_progression(line) or line.progression_scan
+            return [d for d in restaging_grid(line.start, line.progression_scan) if d < first_progression]
+        return restaging_grid(line.start, self.board_date() - dt.timedelta(days=3))
+
+    def unconfirmed_progression(self, line: TreatmentLine) -> dt.date | None:
+        """For an immune checkpoint inhibitor, the scan that first showed progression (iUPD), 5 weeks
+        before the confirming scan (iCPD): iRECIST asks for confirmation 4-8 weeks later."""
+        if line.progression_scan is None or "pd1_inhibitor" not in self.data.regimens[line.regimen].classes:
+            return None
+        return line.progression_scan - dt.timedelta(days=IUPD_DAYS_BEFORE_CONFIRMATION)
 
     def line_as_of(self, line: TreatmentLine, as_of: dt.date) -> str:
         """What a note dated ``as_of`` knows about a line that had started by then."""
@@ -225,8 +250,14 @@ class ChartRenderer:
         regimen = self.data.regimens[line.regimen]
         given = sum(1 for d in self.cycle_dates(line) if d <= as_of)
         text = f"on {regimen.name} since {_d(line.start)}, cycle {given} given by this visit"
+        unconfirmed = self.unconfirmed_progression(line)
         if line.progression_scan is not None and line.progression_scan <= as_of:
             text += f"; restaging on {_d(line.progression_scan)} shows progression, regimen to be stopped"
+        elif unconfirmed is not None and unconfirmed <= as_of:
+            text += (
+                f"; restaging on {_d(unconfirmed)} shows unconfirmed progression (iUPD), treatment continued "
+                "pending confirmatory imaging"
+            )
         elif any(d <= as_of for d in self.restaging_dates(line)):
             text += f"; restaging shows {line.best_response}"
         return self.fact(text, "lines", "line_status")
@@ -255,20 +286,19 @@ class ChartRenderer:
     # ------------------------------------------------------------------ sections
     def history(self) -> str:
         case, bg = self.case, self.data.background
-        comorbid = [c for c in bg.comorbidities if c.id in case.comorbidities]
         out = ["Past medical history:"]
-        out += [f"- {c.name}" for c in comorbid]
+        out += [f"- {name}" for name in self.comorbidity_names()]
         out.append(f"- Oncologic: {self.summary()}")
         out.append("Past surgical history:")
-        out.append(
-            "- laparoscopic appendectomy (age 19)"
-            if self.rng("psh").random() < 0.5
-            else "- right inguinal hernia repair with mesh (age 44)"
-        )
+        r = self.rng("psh")
+        if r.random() < 0.5 or case.age < 40:
+            out.append(f"- laparoscopic appendectomy (age {r.randint(12, 28)})")
+        else:
+            out.append(f"- right inguinal hernia repair with mesh (age {r.randint(35, case.age - 3)})")
         if case.surgery is not None:
             out.append("- " + self.fact(f"{case.surgery.procedure} on {_d(case.surgery.date)}", "surgery"))
-        out.append(f"Social history: {bg.social[case.social]}")
-        out.append(f"Family history: {bg.family_history[case.family_history]}")
+        out.append(f"Social history: {self.state.social_history()}")
+        out.append(f"Family history: {bg.family_history[case.family_history].text}")
         out.append(f"Allergies: {bg.allergies[case.allergy]}")
         notes = self.primary_care_notes()
         if notes:
@@ -277,33 +307,31 @@ class ChartRenderer:
             out.extend(notes)
         return "\n".join(out)
 
-    def _vitals(self, rng: random.Random) -> dict[str, Any]:
-        height_m = self.case.height_cm / 100
-        weight = round(self.case.weight_kg + rng.uniform(-2.5, 2.5), 1)
-        return {
-            "bp": f"{rng.randint(112, 148)}/{rng.randint(68, 92)}",
-            "hr": rng.randint(58, 92),
-            "weight": weight,
-            "bmi": round(weight / (height_m * height_m), 1),
-            "a1c": round(rng.uniform(5.6, 7.8), 1),
-            "ldl": rng.randint(62, 148),
-            "tsh": round(rng.uniform(0.8, 3.9), 2),
-        }
+    def comorbidity_names(self) -> list[str]:
+        bg = self.data.background
+        score = self.state.cha2ds2_vasc
+        return [
+            c.name.format(cha2ds2_vasc=score) for c in bg.comorbidities if c.id in self.case.comorbidities
+        ]
 
     def primary_care_notes(self) -> list[str]:
+        """Pre-diagnosis visits on each kind's stated cadence (``PatientState.primary_care_visits``)."""
         case, bg = self.case, self.data.background
         comorbid = [c for c in bg.comorbidities if c.id in case.comorbidities]
+        problem_names = "; ".join(self.comorbidity_names())
+        meds = ", ".join(med.split(" ")[0] for c in comorbid for med in c.meds)
         notes = []
-        count = self.length.primary_care_notes
-        for i in range(count):
-            rng = self.rng(f"pcnote:{i}")
-            date = case.diagnosis_date - dt.timedelta(days=75 + 61 * (count - i) + rng.randint(0, 20))
-            kind = bg.note_kinds[rng.randrange(len(bg.note_kinds))]
-            values = self._vitals(rng)
-            problem_names = "; ".join(c.name for c in comorbid)
+        for date, index in self.state.primary_care_visits(self.length.primary_care_notes):
+            kind = bg.note_kinds[index]
+            values = self.state.vitals(date)
             plans = " ".join(c.plan.format(**values) for c in comorbid)
+            rng = self.date_rng("pcnote", date)  # pc_* sentence roles, chosen per note date
+            for role in PC_ROLES:
+                if "{" + role + "}" in kind.template:
+                    values[role] = self.phrase(role, rng, **values)
             body = kind.template.format(
-                age=case.age - (case.diagnosis_date - date).days // 365,
+                meds=meds,
+                age=self.state.age_on(date),
                 sex_word=self.person,
                 pronoun=self.pronoun,
                 problem=problem_names,
@@ -346,12 +374,18 @@ class ChartRenderer:
         return self.fact(text, "stage", "metastatic_sites") + "."
 
     def _visit_events(self) -> list[tuple[dt.date, str, tuple[str, ...]]]:
-        """Dated reasons for oncology visits (and the fact keys they depend on)."""
-        case = self.case
+        """Dated oncology visits (and the fact keys they depend on) that this chart length documents.
+
+        Whether a visit is documented depends only on the visit itself (its kind and cycle number),
+        never on how many other visits there are, so a mutation adds or removes only the visits of
+        the facts it changes."""
+        case, count = self.case, self.length.oncology_notes
+        if count == 0:
+            return []
         events: list[tuple[dt.date, str, tuple[str, ...]]] = [
             (case.diagnosis_date + dt.timedelta(days=12), "New patient consultation", ())
         ]
-        if case.surgery is not None:
+        if case.surgery is not None and count > 1:
             events.append(
                 (
                     case.surgery.date - dt.timedelta(days=6),
@@ -362,7 +396,7 @@ class ChartRenderer:
             events.append((case.surgery.date + dt.timedelta(days=14), "Post-operative visit", ("surgery",)))
         for line in case.lines:
             regimen = self.data.regimens[line.regimen]
-            for c in range(line.cycles):
+            for c in range(min(line.cycles, count)):
                 events.append(
                     (
                         line.start + dt.timedelta(days=c * regimen.cycle_days),
@@ -375,55 +409,39 @@ class ChartRenderer:
         return events
 
     def oncology_notes(self) -> list[str]:
-        events = self._visit_events()
-        count = self.length.oncology_notes
-        if count == 0:
-            return []
-        # keep the first and the last visits, and evenly spaced ones in between
-        if len(events) > count:
-            step = (len(events) - 1) / max(count - 1, 1)
-            events = [events[round(i * step)] for i in range(count)] if count > 1 else events[-1:]
         notes = []
-        for i, (date, reason, keys) in enumerate(events):
-            rng = self.rng(f"oncnote:{i}")
-            vitals = self._vitals(rng)
-            symptom = rng.choice(
-                [
-                    "Energy is fair; walking daily. Appetite preserved. No fevers or night sweats.",
-                    "Mild fatigue in the afternoons. No new pain. Bowel and bladder habits normal.",
-                    "Sleeping poorly because of anxiety about the diagnosis; declines counseling for now.",
-                    "No nausea, no neuropathy, no rash. Weight stable. Family support is good.",
-                ]
-            )
+        for date, reason, keys in self._visit_events():
+            rng = self.date_rng("oncnote", date)
+            vitals = self.state.vitals(date)
+            symptom = self.phrase("onc_symptoms", rng)
             interval = self.interval_history(reason)
             heading = (
                 self.fact(f"[{_d(date)}] Medical oncology - {reason}", *keys)
                 if keys
                 else f"[{_d(date)}] Medical oncology - {reason}"
             )
+            plan = self.phrase("onc_plan_treatment" if reason.startswith("Cycle") else "onc_plan", rng)
             notes.append(
                 f"{heading}\n"
                 f"Interval history: {interval} {symptom}\n"
                 f"Vitals: BP {vitals['bp']} mmHg, HR {vitals['hr']}/min, SpO2 "
-                f"{rng.randint(94, 99)}% on room air, weight {vitals['weight']} kg.\n"
-                f"Examination: ECOG {self.case.ecog}. No scleral icterus. No palpable "
-                f"supraclavicular adenopathy. Lungs clear. Abdomen soft.\n"
+                f"{vitals['spo2']}% on room air, weight {vitals['weight']} kg.\n"
+                f"Examination: ECOG {self.case.ecog}. {self.phrase('onc_exam')}\n"
                 f"Assessment: {self.summary(date)}.\n"
-                f"Plan: results reviewed with the patient; case to be presented at the "
-                f"multidisciplinary tumor board."
+                f"Plan: {plan}"
             )
         return notes
 
     def interval_history(self, reason: str) -> str:
+        if reason.startswith("Cycle 1 "):
+            return self.fact(self.phrase("interval_cycle1"), "lines")
         if reason.startswith("Cycle"):
-            return self.fact("Tolerating treatment; labs adequate to proceed with this cycle.", "lines")
+            return self.fact(self.phrase("interval_cycle"), "lines")
         if reason.startswith("Post-operative"):
-            return self.fact(
-                "Recovering from surgery; incision healing well, no wound complications.", "surgery"
-            )
+            return self.fact(self.phrase("interval_postop"), "surgery")
         if reason.startswith("Pre-operative"):
-            return self.fact("Seen before planned resection; consent reviewed.", "surgery")
-        return "Seen to review results to date."
+            return self.fact(self.phrase("interval_preop"), "surgery")
+        return self.phrase("interval_review")
 
     def nodal_imaging(self) -> str:
         """Work-up finding on the regional nodes (the clinical N is computed from it)."""
@@ -458,6 +476,8 @@ class ChartRenderer:
         ]
         nodal_biopsy = spec.nodal_text.biopsy.get(main_n(self.tnm(self.biopsy_date()).n))
         if nodal_biopsy:
+            ipsi = "L" if case.side == "left" else "R"
+            nodal_biopsy = nodal_biopsy.format(ipsi=ipsi, contra="R" if ipsi == "L" else "L")
             out.append(self.fact(nodal_biopsy, "stage"))
         receptors = [name for name in ("er", "pr", "her2") if name in case.biomarkers]
         for name in receptors:
@@ -582,17 +602,28 @@ class ChartRenderer:
                         f"biomarker:{name}",
                     )
                 )
-        if self.length.lab_panels > 1:
+        sequenced = [
+            name
+            for name in case.biomarkers
+            if "sequencing" in spec.biomarkers[name].method and case.biomarker_on(name, self.biopsy_date())
+        ]
+        if self.length.lab_panels > 1 and sequenced:  # assay notes only beside a sequencing result
+            r = self.rng("assay")
             out.append(
-                "Assay notes: DNA input 50 ng, mean unique coverage 612x; tumor content "
-                "estimated at 40% by the reviewing pathologist. Germline variants are "
-                "not reported by this somatic assay."
+                self.fact(
+                    f"Assay notes: DNA input {r.randint(30, 80)} ng, mean unique coverage "
+                    f"{r.randint(450, 900)}x; "
+                    f"tumor content estimated at {r.choice([30, 40, 50, 60])}% by the reviewing pathologist. "
+                    "Germline variants are not reported by this somatic assay.",
+                    *(f"biomarker:{name}" for name in sequenced),
+                )
             )
         return "\n".join(out)
 
     def imaging(self) -> str:
         case, spec = self.case, self.spec
-        local = f"[{_d(case.diagnosis_date - dt.timedelta(days=6))}] {spec.local_imaging}: "
+        local_date = case.diagnosis_date - dt.timedelta(days=spec.local_imaging_days_before_biopsy)
+        local = f"[{_d(local_date)}] {spec.local_imaging}: "
         if spec.imaging_shows_primary:
             measurement = self.primary_measurement()
             local += self.fact(
@@ -623,16 +654,32 @@ class ChartRenderer:
                     f"{line.best_response} by RECIST 1.1, no new lesions."
                 )
                 out.append(self.fact(text, "lines", "line_status"))
+            unconfirmed = self.unconfirmed_progression(line)
+            if unconfirmed is not None:
+                text = (
+                    f"[{_d(unconfirmed)}] {spec.staging_imaging} (restaging on {regimen.name}): new "
+                    "sub-centimetre lesions and enlargement of known metastases (sum of diameters +22% from "
+                    "nadir); impression: unconfirmed progression (iUPD per iRECIST); clinically stable, "
+                    "treatment continued with confirmatory imaging in 4-6 weeks."
+                )
+                out.append(self.fact(text, "line_status", "lines"))
             if line.progression_scan is not None:
+                confirmed = (
+                    f"; further growth since the scan of {_d(unconfirmed)}: confirmed progression (iCPD per "
+                    "iRECIST)"
+                    if unconfirmed is not None
+                    else ""
+                )
                 text = (
                     f"[{_d(line.progression_scan)}] {spec.staging_imaging} (restaging on {regimen.name}): "
                     "new lesions and enlargement of known metastases (sum of diameters +28% from "
-                    "nadir); impression: progressive disease by RECIST 1.1."
+                    f"nadir){confirmed}; impression: progressive disease by RECIST 1.1."
                 )
                 out.append(self.fact(text, "line_status", "lines"))
         for k in range(self.length.serial_imaging):
             r = self.rng(f"oldimaging:{k}")
             date = case.diagnosis_date - dt.timedelta(days=200 + 170 * k + r.randint(0, 40))
+            state = self.state
             out.append(
                 r.choice(
                     [
@@ -642,8 +689,8 @@ class ChartRenderer:
                         f"[{_d(date)}] Transthoracic echocardiogram: normal left ventricular size and "
                         f"function, LVEF {r.randint(57, 66)}%; no significant valvular disease; estimated "
                         "RV systolic pressure 28 mmHg.",
-                        f"[{_d(date)}] DXA scan: lumbar spine T-score {round(r.uniform(-1.9, 0.4), 1)}, "
-                        f"femoral neck T-score {round(r.uniform(-2.0, 0.2), 1)}.",
+                        f"[{_d(date)}] DXA scan: lumbar spine T-score {state.spine_t}, femoral neck "
+                        f"T-score {state.femoral_neck_t}.",
                         f"[{_d(date)}] Ultrasound abdomen (right upper quadrant): mild hepatic steatosis; "
                         "gallbladder without stones; common bile duct 4 mm; no focal hepatic lesion.",
                     ]
@@ -653,23 +700,27 @@ class ChartRenderer:
 
     def procedures(self) -> str:
         case, spec = self.case, self.spec
-        out = [
+        surgery = case.surgery
+        out = [] if surgery is not None else [self.fact(self.spec.no_surgery_note, "surgery")]
+        out.append(
             f"[{_d(self.biopsy_date())}] {spec.biopsy}; moderate sedation, no complications; "
             "estimated blood loss minimal."
-        ]
-        surgery = case.surgery
+        )
         if surgery is not None:
+            operation = self.data.background.operation(surgery.procedure)
+            r = self.rng("operation")
+            stay = r.randint(*operation.stay_days) if operation else 3
+            blood_loss = 10 * (r.randint(*operation.blood_loss_ml) // 10) if operation else 150
+            discharge = "discharged the same day" if stay == 0 else f"discharged on post-operative day {stay}"
             out.append(
                 self.fact(
                     f"[{_d(surgery.date)}] Operative note: {surgery.procedure} (curative intent). "
                     f"Findings: tumor resected en bloc with grossly negative margins; "
-                    f"{surgery.nodes_examined} lymph nodes harvested. Estimated blood loss 150 mL. "
-                    "No intraoperative complications; discharged on post-operative day 3.",
+                    f"{surgery.nodes_examined} lymph nodes harvested. Estimated blood loss {blood_loss} mL. "
+                    f"No intraoperative complications; {discharge}.",
                     "surgery",
                 )
             )
-        else:
-            out.append(self.fact(self.spec.no_surgery_note, "surgery"))
         if case.lines and any("chemotherapy" in self.data.regimens[x.regimen].classes for x in case.lines):
             start = case.lines[0].start - dt.timedelta(days=4)
             out.append(
@@ -680,35 +731,46 @@ class ChartRenderer:
                     "lines",
                 )
             )
-        if self.length.primary_care_notes > 2:
+        rebiopsy = case.rebiopsy
+        if rebiopsy is not None:
+            out.append(
+                self.fact(
+                    f"[{_d(rebiopsy.date)}] Image-guided core needle biopsy of the {rebiopsy.site} "
+                    "metastasis (18-gauge, four cores) for receptor re-testing at progression; "
+                    "local anesthesia, no complications.",
+                    *self.biomarker_keys(),
+                )
+            )
+        if self.length.primary_care_notes > 2 and case.cancer != "colorectal":
             r = self.rng("screening_procedure")
             date = case.diagnosis_date - dt.timedelta(days=900 + r.randint(0, 300))
-            out.append(
-                f"[{_d(date)}] Screening colonoscopy: two 4 mm tubular adenomas removed "
-                "with cold snare; good bowel preparation; repeat in 7 years."
-            )
+            if 45 <= self.state.age_on(date) <= 75:  # USPSTF average-risk screening ages
+                out.append(
+                    f"[{_d(date)}] Screening colonoscopy: two 4 mm tubular adenomas removed "
+                    "with cold snare; good bowel preparation; repeat in 7 years."
+                )
         return "\n".join(out)
 
     def treatment_history(self) -> str:
         case = self.case
         if not case.lines:
-            return self.fact(
-                "No prior systemic anticancer therapy. No prior radiotherapy.", "lines", "line_status"
+            return self.fact("No prior systemic anticancer therapy.", "lines", "line_status") + (
+                "\nNo prior radiotherapy."
             )
         out = []
         for line in case.lines:
             regimen = self.data.regimens[line.regimen]
             out.append(self.line_phrase(line) + ".")
-            out.append("  Components: " + "; ".join(regimen.components) + ".")
+            out.append(self.fact("  Components: " + "; ".join(regimen.components) + ".", "lines"))
             if self.length.administration_log:
-                for c in range(line.cycles):
-                    r = self.rng(f"admin:{line.line}:{c}")
-                    date = line.start + dt.timedelta(days=c * regimen.cycle_days)
+                for c, date in enumerate(self.cycle_dates(line)):
+                    r = self.date_rng("admin", date)
+                    cbc = self.state.blood_count(date)
                     out.append(
                         self.fact(
                             f"  Cycle {c + 1} ({_d(date)}): administered at 100% dose; pre-treatment "
-                            f"ANC {round(r.uniform(1.8, 5.9), 1)} x10^9/L, platelets "
-                            f"{r.randint(150, 390)} x10^9/L; adverse events: "
+                            f"ANC {cbc.neutrophils} x10^9/L, platelets {cbc.platelets} x10^9/L; adverse "
+                            "events: "
                             + r.choice(
                                 [
                                     "none",
@@ -717,6 +779,8 @@ class ChartRenderer:
                                     "grade 1 diarrhea",
                                     "grade 2 fatigue",
                                 ]
+                                if c
+                                else ["none (first cycle)"]
                             )
                             + ".",
                             "lines",
@@ -768,54 +832,78 @@ class ChartRenderer:
             )
         return "\n".join(out)
 
+    def lab_dates(self) -> list[tuple[dt.date, str]]:
+        """(date, kind) of every panel: routine panels before the diagnosis (anchored on it), the
+        consultation, the first post-operative day, each cycle's day 1 (cycle 1 at every length, every
+        cycle with an administration log) and two days before the board. Each panel exists because of
+        its own event, so a mutation adds or removes only the panels of the events it changes."""
+        case, length = self.case, self.length
+        dates: dict[dt.date, str] = {}
+        for k in range(length.prior_lab_panels):
+            dates[case.diagnosis_date - dt.timedelta(days=180 * (k + 1))] = "routine"
+        if length.lab_panels >= 2:
+            dates[case.diagnosis_date + dt.timedelta(days=12)] = "markers"
+        if case.surgery is not None and length.lab_panels >= 3:
+            dates[case.surgery.date + dt.timedelta(days=1)] = "postop"
+        for line in case.lines:
+            cycles = self.cycle_dates(line) if length.administration_log else self.cycle_dates(line)[:1]
+            for day1 in cycles:
+                dates.setdefault(day1, "cycle")
+        dates[self.board_date() - dt.timedelta(days=2)] = "markers"
+        return sorted(dates.items(), reverse=True)
+
+    def blood_count_text(self, date: dt.date) -> str:
+        cbc = self.state.blood_count(date)
+        return (
+            f"[{_d(date)}] Complete blood count: WBC {cbc.wbc} x10^9/L (ANC {cbc.neutrophils}, lymphocytes "
+            f"{cbc.lymphocytes}, monocytes {cbc.monocytes}, eosinophils {cbc.eosinophils}, basophils "
+            f"{cbc.basophils}), hemoglobin {cbc.hemoglobin} g/dL, platelets {cbc.platelets} x10^9/L."
+        )
+
     def labs(self) -> str:
-        case = self.case
         out = []
-        dates = [self.board_date() - dt.timedelta(days=2 + 21 * k) for k in range(self.length.lab_panels)]
-        dates += [
-            case.diagnosis_date - dt.timedelta(days=180 + 180 * k)
-            for k in range(self.length.prior_lab_panels)
-        ]
-        markers_elevated = case.m == "M1"
-        for k, date in enumerate(sorted(dates, reverse=True)):
-            r = self.rng(f"labs:{k}")
-            prior = date < case.diagnosis_date - dt.timedelta(days=6)  # before the work-up: routine labs
+        for date, kind in self.lab_dates():
+            chem = self.state.chemistry(date)
             lines = [
-                f"[{_d(date)}] Complete blood count: WBC {round(r.uniform(4.1, 9.8), 1)} x10^9/L, "
-                f"ANC {round(r.uniform(2.0, 6.5), 1)} x10^9/L, hemoglobin "
-                f"{round(r.uniform(10.9, 14.6), 1)} g/dL, platelets {r.randint(165, 410)} x10^9/L.",
-                f"[{_d(date)}] Comprehensive metabolic panel: sodium {r.randint(136, 144)} mmol/L, "
-                f"potassium {round(r.uniform(3.7, 4.9), 1)} mmol/L, creatinine "
-                f"{round(r.uniform(0.6, 1.15), 2)} mg/dL (eGFR {r.randint(68, 104)} "
-                f"mL/min/1.73m2), AST {r.randint(14, 38)} U/L, ALT {r.randint(11, 41)} U/L, "
-                f"alkaline phosphatase {r.randint(55, 128)} U/L, total bilirubin "
-                f"{round(r.uniform(0.3, 1.1), 1)} mg/dL, albumin {round(r.uniform(3.5, 4.6), 1)} "
-                "g/dL, calcium 9.4 mg/dL.",
+                self.blood_count_text(date),
+                f"[{_d(date)}] Comprehensive metabolic panel: sodium {chem['sodium']} mmol/L, "
+                f"potassium {chem['potassium']} mmol/L, creatinine {chem['creatinine']} mg/dL (eGFR "
+                f"{chem['egfr']} mL/min/1.73m2, CKD-EPI 2021), AST {chem['ast']} U/L, ALT {chem['alt']} U/L, "
+                f"alkaline phosphatase {chem['alp']} U/L, total bilirubin {chem['bilirubin']} mg/dL, "
+                f"albumin {chem['albumin']} g/dL, calcium {chem['calcium']} mg/dL.",
             ]
-            if not prior:
+            if kind == "markers":
                 markers = []
-                for marker in self.spec.tumor_markers:
+                for index, marker in enumerate(self.spec.tumor_markers):
                     low, high = marker.normal
-                    value = r.uniform(low, high * 0.9)
-                    if markers_elevated:
-                        value = high * r.uniform(2.5, 9.0)
+                    value = self.state.tumor_marker(date, low, high, self.case.m == "M1", index)
                     markers.append(
                         f"{marker.name} {round(value, 1)} {marker.unit} (reference {low:g}-{high:g})"
                     )
-                lines.append(f"[{_d(date)}] Tumor markers: " + "; ".join(markers) + ".")
-            else:
                 lines.append(
-                    f"[{_d(date)}] Lipid panel: LDL {r.randint(70, 150)} mg/dL, HDL "
-                    f"{r.randint(38, 72)} mg/dL, triglycerides {r.randint(80, 210)} mg/dL. "
-                    f"HbA1c {round(r.uniform(5.4, 7.6), 1)}%."
+                    self.fact(
+                        f"[{_d(date)}] Tumor markers: " + "; ".join(markers) + ".",
+                        "stage",
+                        "metastatic_sites",
+                    )
+                )
+            elif kind == "routine":
+                lipids = self.state.lipids(date)
+                lines.append(
+                    f"[{_d(date)}] Lipid panel: LDL {lipids['ldl']} mg/dL, HDL {lipids['hdl']} mg/dL, "
+                    f"triglycerides {lipids['tg']} mg/dL. HbA1c {self.state.hba1c(date)}%."
                 )
             out.extend(lines)
         return "\n".join(out)
 
     def tumor_board_question(self) -> str:
         case = self.case
+        # the board date follows the last event (operation, cycles, discontinuation)
         return (
-            f"Multidisciplinary tumor board, {_d(self.board_date())}.\n"
+            self.fact(
+                f"Multidisciplinary tumor board, {_d(self.board_date())}.", "surgery", "lines", "line_status"
+            )
+            + "\n"
             f"Patient: {case.age}-year-old {self.person}, ECOG {case.ecog}, weight "
             f"{case.weight_kg} kg.\n"
             f"Diagnosis: {self.summary()}.\n"

@@ -24,6 +24,9 @@ BASE_FACTS: frozenset[str] = frozenset(
         "group",
         "bone_mets",
         "liver_only",
+        # line of therapy: whether a prior line already gave a drug class (consensus.facts_of)
+        "her2_pretreated",
+        "endocrine_pretreated",
     }
 )
 

@@ -286,6 +286,7 @@ class CancerSpec(_Frozen):
     unresected_status: NonEmpty = "primary tumor in situ (no resection performed)"
     no_surgery_note: NonEmpty = "No cancer-directed surgery has been performed."
     local_imaging: NonEmpty
+    local_imaging_days_before_biopsy: int = Field(default=6, ge=0)
     staging_imaging: NonEmpty
     presentations: list[NonEmpty] = Field(min_length=1)
     tumor_markers: list[TumorMarker] = Field(min_length=1)
@@ -423,14 +424,51 @@ class Comorbidity(_Frozen):
     plan: NonEmpty
 
 
+class Operation(_Frozen):
+    """Typical length of stay and blood loss of an operation (matched by name)."""
+
+    match: NonEmpty
+    stay_days: tuple[int, int]
+    blood_loss_ml: tuple[int, int]
+
+
 class NoteKind(_Frozen):
     title: NonEmpty
     template: NonEmpty
+    interval_days: int | None = Field(default=None, ge=30)  # stated cadence ("Return in 12 months")
+
+
+class SocialTemplate(_Frozen):
+    """Social history; ``{smoking}`` and ``{children}`` are computed from the patient's age."""
+
+    text: NonEmpty
+    ages: tuple[int, int]  # patient ages the text fits (e.g. "retired" from 58)
+    smoking: Literal["never", "former", "current"]
+    children: int = Field(default=0, ge=0, le=3)
+
+
+class FamilyTemplate(_Frozen):
+    """Family history with fixed relatives' ages; ``ages`` = patient ages for which they are possible."""
+
+    text: NonEmpty
+    ages: tuple[int, int]
 
 
 class Background(_Frozen):
     comorbidities: list[Comorbidity] = Field(min_length=1)
+    operations: list[Operation] = Field(min_length=1)
     allergies: list[NonEmpty] = Field(min_length=1)
-    social: list[NonEmpty] = Field(min_length=1)
-    family_history: list[NonEmpty] = Field(min_length=1)
+    social: list[SocialTemplate] = Field(min_length=1)
+    family_history: list[FamilyTemplate] = Field(min_length=1)
     note_kinds: list[NoteKind] = Field(min_length=1)
+    phrasings: dict[Ident, list[NonEmpty]] = Field(default_factory=dict)  # sentence role -> variants
+
+    def operation(self, procedure: str) -> Operation | None:
+        return next((op for op in self.operations if op.match in procedure), None)
+
+    @model_validator(mode="after")
+    def _three_phrasings(self) -> Background:
+        few = sorted(role for role, variants in self.phrasings.items() if len(variants) < 3)
+        if few:
+            raise ValueError(f"phrasings {few}: at least three variants per sentence role")
+        return self
