@@ -201,3 +201,7 @@ def test_rescored_old_log_gets_the_headline(run, tmp_path: Path) -> None:
         header.eval.headline_metric is not None and header.eval.headline_metric.scorer == "escalation_scorer"
     )
     assert header.results.scores[0].name == "correct"
+    # View puts the model's and the controllers' accuracy in one table only when their metric names
+    # come in the same order (re-scoring sees the samples in another order than the run)
+    metric_order = {tuple(s.metrics) for s in header.results.scores if s.name.endswith("correct")}
+    assert len(metric_order) == 1, metric_order
