@@ -57,7 +57,12 @@ def main(argv: list[str] | None = None) -> int:
             module.add_arguments(sub)
             sub.set_defaults(handler=module.run)
     args = parser.parse_args(argv)
-    return int(args.handler(args) or 0)
+    try:
+        return int(args.handler(args) or 0)
+    except (OSError, ValueError) as error:
+        # a user error (a file that is missing or unreadable, a bad value): one line, no traceback;
+        # the messages name the file (DataFileError, read_log) or the value
+        raise SystemExit(f"escbench {args.command}: {error}") from error
 
 
 if __name__ == "__main__":

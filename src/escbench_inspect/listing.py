@@ -30,8 +30,9 @@ class EvalListing(BaseModel):
 
 @cache
 def eval_listing() -> EvalListing:
-    """The packaged ``eval.yaml``, validated."""
-    text = (files("escbench_inspect") / "eval.yaml").read_text(encoding="utf-8")
+    """The packaged ``eval.yaml`` (beside the tasks, in ``escbench``, where inspect_evals' linter
+    looks for it), validated."""
+    text = (files("escbench") / "eval.yaml").read_text(encoding="utf-8")
     return EvalListing.model_validate(yaml.safe_load(text))
 
 

@@ -13,7 +13,7 @@ from escbench_inspect.datasets.schema import SeedScenario, TaskClass, Variant
 from escbench_inspect.integrity import content_hash, package_version
 from escbench_inspect.listing import task_version
 from escbench_inspect.params import TaskParameterError, boolean, choice, enum_list
-from escbench_inspect.scorers.escalation import escalation_scorer
+from escbench_inspect.scorers.escalation import HEADLINE, escalation_scorer
 from escbench_inspect.solvers.decision import decision_solver
 from escbench_inspect.solvers.prompts import PROMPT_CONDITIONS
 
@@ -68,6 +68,8 @@ def escalation_task(
 
     if detectors is not None:
         detectors = choice("detectors", detectors, DETECTOR_SOURCES)
+    if controller is not None and not isinstance(controller, str):
+        raise TaskParameterError("controller", controller, "a path to a controller file from `escbench tune`")
     if recover_tool_calls and solver != "agent":
         raise TaskParameterError(
             "recover_tool_calls",
@@ -109,6 +111,7 @@ def escalation_task(
         dataset=dataset,
         solver=task_solver,
         scorer=scorers,
+        headline_metric=HEADLINE,
         metadata={
             "benchmark": "escbench-escalation",
             "escbench_version": package_version(),

@@ -76,7 +76,8 @@ def test_task_parameter_applies_the_controller(run) -> None:
     for sample in log.samples:
         base = sample.scores["escalation_scorer"]
         ctl = sample.scores["controller_full"]
-        assert set(ctl.value) == KEYS | {"detector_failed"} and ctl.value["detector_failed"] == 0
+        assert set(ctl.value) == {f"full_{k}" for k in [*KEYS, "detector_failed"]}
+        assert ctl.value["full_detector_failed"] == 0
         meta = ctl.metadata["controller"]
         assert set(meta) >= META and meta["name"] == "full"
         model = Action(meta["model_action"]) if meta["model_action"] else None
@@ -86,15 +87,20 @@ def test_task_parameter_applies_the_controller(run) -> None:
         assert r == pytest.approx(meta["R"], abs=1e-6)
         final = apply_policy(model, r, Thresholds(**meta["thresholds"]))
         assert meta["final_action"] == (final.value if final else None)
-        assert ctl.value["escalated"] == float(final is Action.ESCALATE)
+        assert ctl.value["full_escalated"] == float(final is Action.ESCALATE)
         overridden += meta["overridden"]
     assert overridden > 0
 
-    def metric_names(scorer: str) -> set[tuple[str, str]]:
-        return {(s.name, m) for s in log.results.scores if s.scorer == scorer for m in s.metrics}
+    def metric_names(scorer: str, prefix: str = "") -> set[tuple[str, str]]:
+        return {
+            (s.name.removeprefix(prefix), m)
+            for s in log.results.scores
+            if s.scorer == scorer
+            for m in s.metrics
+        }
 
     own = metric_names("escalation_scorer")
-    assert metric_names("controller_full") - own == {("detector_failed", "escbench/count")}
+    assert metric_names("controller_full", "full_") - own == {("detector_failed", "escbench/count")}
 
 
 def test_rescoring_with_named_ablations(run) -> None:
@@ -132,3 +138,70 @@ def test_controller_explanation_says_why_the_final_action_is_right_or_wrong(run)
         assert score.metadata["confidence_missing_reason"] == ("no confidence given" if missing else None)
         seen.add(missing)
     assert seen == {True, False}
+
+
+# What Inspect View reads (checked in headless Chromium, see docs/controller.md "In Inspect View"):
+# - the header's score box shows the group of rows holding the declared headline
+#   (``eval.headline_metric``); with none declared it shows the shortest group of rows instead,
+#   which with controllers was their three ``detector_failed`` counts;
+# - each row, and each sample-list column, is labelled by the score key alone (``EvalScore.name``,
+#   the key of the score dict), never by the scorer: a controller's keys must carry its name;
+# - rows and columns come in the order of ``results.scores`` and of the score dict's keys.
+VIEW_ORDER = ["correct", "utility_5", "utility_10", "escalated", "invalid", "confidence"]
+
+
+def test_view_headline_is_the_models_accuracy(run) -> None:
+    from inspect_ai.log import headline_metric
+
+    log, _ = run
+    declared = log.eval.headline_metric
+    assert (declared.scorer, declared.score, declared.metric) == ("escalation_scorer", "correct", "mean")
+    resolved = headline_metric(log)
+    assert (resolved.score.scorer, resolved.score.name, resolved.name) == (
+        "escalation_scorer",
+        "correct",
+        "mean",
+    )
+    model_correct = [s.scores["escalation_scorer"].value["correct"] for s in log.samples]
+    assert resolved.metric.value == pytest.approx(sum(model_correct) / len(model_correct))
+
+
+def test_view_rows_name_their_scorer_and_lead_with_accuracy_then_utility(run) -> None:
+    log, _ = run
+    names = [s.name for s in log.results.scores]
+    assert len(names) == len(set(names))  # no two rows (or sample-list columns) share a label
+    by_scorer: dict[str, list[str]] = {}
+    for score in log.results.scores:
+        by_scorer.setdefault(score.scorer, []).append(score.name)
+    assert by_scorer["escalation_scorer"] == VIEW_ORDER
+    for scorer, prefix in (("controller_full", "full"), ("controller_workflow_only", "workflow_only")):
+        assert by_scorer[scorer] == [f"{prefix}_{k}" for k in [*VIEW_ORDER, "detector_failed"]]
+    assert [s.name for s in log.results.scores][0] == "correct"  # the model's accuracy leads
+    sample_columns = [key for s in log.samples[:1] for score in s.scores.values() for key in score.value]
+    assert len(sample_columns) == len(set(sample_columns)) == len(names)
+
+
+def test_rescored_old_log_gets_the_headline(run, tmp_path: Path) -> None:
+    """``escbench score`` declares the headline on a log written before it was declared."""
+    from inspect_ai.log import write_eval_log
+
+    from escbench_inspect.analysis.posthoc import apply_controller, drop_scorers
+
+    log, path = run
+    old = log.model_copy(deep=True)
+    old.eval.headline_metric = None
+    drop_scorers(old, {"controller_full", "controller_workflow_only"})
+    old_path = tmp_path / "old.eval"
+    write_eval_log(old, str(old_path))
+    target, _ = apply_controller(old_path, path)
+    from inspect_ai.log import read_eval_log
+
+    header = read_eval_log(str(target), header_only=True)
+    assert (
+        header.eval.headline_metric is not None and header.eval.headline_metric.scorer == "escalation_scorer"
+    )
+    assert header.results.scores[0].name == "correct"
+    # View puts the model's and the controllers' accuracy in one table only when their metric names
+    # come in the same order (re-scoring sees the samples in another order than the run)
+    metric_order = {tuple(s.metrics) for s in header.results.scores if s.name.endswith("correct")}
+    assert len(metric_order) == 1, metric_order

@@ -95,13 +95,15 @@ def test_failed_detector_replies_are_unscored_and_counted(model_run) -> None:
         control = sample.scores["controller_full"]
         if failure is None:
             assert recorded.value["detector_failed"] == 0
-            assert control.value["detector_failed"] == 0 and not math.isnan(control.value["correct"])
+            assert control.value["full_detector_failed"] == 0 and not math.isnan(
+                control.value["full_correct"]
+            )
             assert control.metadata["controller"]["detectors"] == "model"
             assert control.metadata["controller"]["model_flags"] == recorded.metadata["model_flags"]
         else:
             assert recorded.value["detector_failed"] == 1
             assert all(math.isnan(recorded.value[k]) for k in ("conflict", "missing", "high_risk"))
-            assert control.value["detector_failed"] == 1 and math.isnan(control.value["correct"])
+            assert control.value["full_detector_failed"] == 1 and math.isnan(control.value["full_correct"])
             reasons.add(control.metadata["controller"]["detector_failure"])
             assert control.metadata["controller"]["detector_failure"] in (
                 "not_json",
@@ -112,7 +114,8 @@ def test_failed_detector_replies_are_unscored_and_counted(model_run) -> None:
     # all four kinds of failure occur in this selection (prose, schema, evidence, exception)
     assert reasons == {"not_json", "schema_invalid", "evidence_not_in_text", "detector_error"}
     metrics = log_metrics(log)
-    assert metrics["detector_failed/count"] == expected_failures
+    assert metrics["detector_failed/count"] == expected_failures  # the model detector's own count
+    assert metrics["full_detector_failed/count"] == expected_failures
     # the escalation scorer (the model's own action) is untouched by detector failures
     assert all(not math.isnan(s.scores["escalation_scorer"].value["correct"]) for s in log.samples)
 

@@ -11,7 +11,7 @@ import pytest
 from cli_helpers import inspect_eval_cli
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-ROOT = Path(__file__).parents[2]
+ROOT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@ import pytest
 import escbench
 from escbench_inspect.listing import eval_listing, task_version
 
-ROOT = Path(__file__).parents[2]
+ROOT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
 TASKS = ["css", "css_agent", "documentation", "escalation", "evidence", "messaging", "triage"]
 
 

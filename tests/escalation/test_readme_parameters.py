@@ -14,7 +14,8 @@ from escbench_inspect.agents.css import css_agent_task
 from escbench_inspect.css.task import css_task
 from escbench_inspect.tasks import escalation_task
 
-README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+ROOT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
+README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def _table_rows(heading: str) -> dict[str, list[str]]:

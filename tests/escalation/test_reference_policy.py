@@ -6,7 +6,8 @@ from pathlib import Path
 
 from escbench_inspect.datasets.inventory import embedded_inventory, inventory_markdown
 
-MANUAL = Path(__file__).parents[2] / "docs" / "reference_policy.md"
+ROOT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
+MANUAL = ROOT / "docs" / "reference_policy.md"
 
 
 def test_manual_inventory_matches_the_seed_files() -> None:

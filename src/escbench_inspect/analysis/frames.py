@@ -2,7 +2,9 @@
 
 Inspect's ``inspect_ai.analysis.samples_df`` puts a dict-valued score into one column
 (``score_escalation_scorer``) holding the dict as JSON text; this helper keeps every column it
-returns and adds ``score_<scorer>_<key>`` per key (``score_escalation_scorer_correct``, …).
+returns and adds ``score_<scorer>_<key>`` per key (``score_escalation_scorer_correct``, …). A
+controller's prefixed keys are named without the prefix, which the scorer's name already says:
+``controller_full``'s ``full_correct`` is ``score_controller_full_correct``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from typing import Any
 
 import pandas as pd
 from inspect_ai.analysis import samples_df as inspect_samples_df
+
+from escbench_inspect.scorers.escalation import decision_values
 
 
 def _as_dict(value: Any) -> dict[str, Any] | None:
@@ -35,6 +39,7 @@ def expand_score_dicts(frame: pd.DataFrame) -> pd.DataFrame:
         parsed = present.map(_as_dict)
         if present.empty or parsed.isna().any():
             continue  # a scalar score column (or a mix): left as it is
+        parsed = parsed.map(lambda value: decision_values(value) or value)
         keys = sorted({key for value in parsed for key in value})
         for key in keys:
             name = f"{column}_{key}"

@@ -6,8 +6,10 @@ skipped with a reason. Nothing is dropped silently: errored samples stay as rows
 duplicates and unreadable files are listed.
 
 A *decision scorer* is any scorer whose value dict has the keys of ``escalation_scorer``
-(:data:`DECISION_KEYS`). ``escalation_scorer`` is the model's own action (controller ``"model"``);
-a controller scorer names its ablation in ``Score.metadata["controller"]["name"]``.
+(``scorers.escalation.DECISION_KEYS``), plain or prefixed with a controller's ablation
+(``full_correct``).
+``escalation_scorer`` is the model's own action (controller ``"model"``); a controller scorer
+names its ablation in ``Score.metadata["controller"]["name"]``.
 """
 
 from __future__ import annotations
@@ -22,14 +24,27 @@ import pandas as pd
 from inspect_ai.analysis import SampleColumn, evals_df, samples_df
 from inspect_ai.log import list_eval_logs, read_eval_log
 
+from escbench_inspect.scorers.escalation import MODEL_SCORER, decision_values
+
 BENCHMARK = "escbench-escalation"
 MODEL_ACTION = "model"
-MODEL_SCORER = "escalation_scorer"
-DECISION_KEYS = frozenset({"correct", "escalated", "invalid", "utility_5", "utility_10", "confidence"})
 VALUE_KEYS = ("correct", "escalated", "invalid", "utility_5", "utility_10", "confidence")
 ERROR_ACTION = "error"
 THINNED = "Key removed from summary"
 CSS_BENCHMARK = "escbench-css"
+
+
+def read_log(path: str | Path, header_only: bool = False) -> Any:
+    """``read_eval_log``, a missing or unreadable file raised as ValueError naming the file."""
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{path}: a directory, not a log file")
+    if not path.is_file():
+        raise ValueError(f"{path}: no such log file")
+    try:
+        return read_eval_log(str(path), header_only=header_only)
+    except Exception as error:  # any failure to parse (zip, JSON, schema) means "not a readable log"
+        raise ValueError(f"{path}: not a readable Inspect log ({error})") from error
 
 
 @dataclass
@@ -190,7 +205,7 @@ def _full_controller_names(path: str) -> dict[tuple[str, int, str], str]:
 
 
 def _is_decision_value(value: Any) -> bool:
-    return isinstance(value, dict) and set(value) >= DECISION_KEYS
+    return decision_values(value) is not None
 
 
 def _float(value: Any) -> float:
@@ -251,7 +266,7 @@ def _decision_rows(samples: pd.DataFrame, log_info: dict[str, dict[str, Any]]) -
                 if path not in full_names:
                     full_names[path] = _full_controller_names(path)
                 name = full_names[path].get((str(record["id"]), int(record["epoch"]), scorer), scorer)
-            value = score["value"]
+            value = decision_values(score["value"]) or {}
             # a controller whose detector model failed left the sample unscored (NaN values)
             detector_failed = _float(value.get("detector_failed")) == 1
             rows.append(

@@ -26,7 +26,8 @@ from inspect_ai.model import Model
 from inspect_ai.scorer import Scorer
 from inspect_ai.util import registry_info
 
-from escbench_inspect.analysis.logs import BENCHMARK, benchmark_of
+from escbench_inspect.analysis.logs import BENCHMARK, benchmark_of, read_log
+from escbench_inspect.scorers.escalation import HEADLINE
 
 NO_MODEL = "none/none"
 
@@ -106,10 +107,10 @@ def apply_controller(
     from escbench.scorers import controller_scorers
 
     log_path = Path(log_path)
-    log = read_eval_log(str(log_path))
+    scorers = controller_scorers(str(controller))  # the controller file is checked before any log
+    log = read_log(log_path)
     if benchmark_of(log.eval.metadata or {}) != BENCHMARK:
         raise ValueError(f"{log_path}: not an escbench escalation log (task {log.eval.task!r})")
-    scorers = controller_scorers(str(controller))
     names = [scorer_name(s) for s in scorers]
     present = existing_scorer_names(log) & set(names)
     if present and not replace:
@@ -118,6 +119,9 @@ def apply_controller(
             "(the model's own scores and any other scorer are kept)"
         )
     drop_scorers(log, present)
+    # a log from before the headline was declared: without it, Inspect View heads the log with the
+    # controllers' detector_failed counts instead of the model's accuracy
+    log.eval.headline_metric = log.eval.headline_metric or HEADLINE
     target = Path(out) if out else log_path
     write_log_atomically(score_log(log, scorers), target)
     return target, names

@@ -42,10 +42,12 @@ from escbench_inspect.controller.model_detector import (
 )
 from escbench_inspect.datasets.errors import DataFileError
 from escbench_inspect.datasets.schema import Action
+from escbench_inspect.params import EscbenchPrerequisiteError
 from escbench_inspect.scorers.escalation import (
     action_score,
     escalation_metrics,
     output_status,
+    prefixed,
     score_values,
 )
 from escbench_inspect.scorers.parse import parse_decision
@@ -134,25 +136,90 @@ def apply_policy(action: Action | None, r: float, thresholds: Thresholds) -> Act
     return action
 
 
+class ControllerFileError(DataFileError, EscbenchPrerequisiteError):
+    """A controller file that cannot be used: one line naming the file and what to do.
+
+    A ``DataFileError`` (``escbench score`` prints it after its name) and a ``PrerequisiteError``
+    (``inspect eval -T controller=…`` prints it as one line, no traceback, exit status 1).
+    """
+
+    def __init__(self, path: Path | str, problems: list[str]):
+        DataFileError.__init__(self, path, problems)
+        self.message = self.args[0]
+
+
+RETUNE = "re-run `escbench tune LOGS --out FILE` to write a current one"
+# pydantic error types that mean "written for another schema" rather than "a bad value"
+SCHEMA_MISMATCH = {"missing", "extra_forbidden", "literal_error"}
+
+
+def _read_controller_json(path: Path) -> object:
+    """The parsed JSON of a controller file; ControllerFileError if it is missing or not JSON."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        problem = "no such file (a controller file is what `escbench tune --out` writes)"
+        raise ControllerFileError(path, [problem]) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ControllerFileError(path, [f"cannot read the controller file ({error})"]) from error
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ControllerFileError(
+            path,
+            [
+                f"not JSON ({error.msg}, line {error.lineno} column {error.colno}); expected a "
+                "controller file from `escbench tune`"
+            ],
+        ) from error
+
+
+def _validation_problem(path: Path, error: ValidationError) -> ControllerFileError:
+    """The fields that failed; a schema mismatch (missing, unknown, renamed fields) is an older file."""
+    fields = DataFileError.from_validation(path, error).problems
+    shown = "; ".join(fields[:2]) + (f"; and {len(fields) - 2} more" if len(fields) > 2 else "")
+    if {item["type"] for item in error.errors()} & SCHEMA_MISMATCH:
+        return ControllerFileError(path, [f"a controller file from an older escbench: {RETUNE} ({shown})"])
+    return ControllerFileError(path, [shown])
+
+
 def load_controller(path: str | Path, ablation: str | None = None) -> ControllerConfig:
-    """One controller from a file written by ``escbench tune`` (or a bare controller object)."""
+    """One controller from a file written by ``escbench tune`` (or a bare controller object).
+
+    Raises :class:`ControllerFileError` (one line: the file, the problem, what to do) when the file
+    is missing, not JSON, of another version or format, or has no such ablation.
+    """
     path = Path(path)
+    data = _read_controller_json(path)
+    if not isinstance(data, dict):
+        raise ControllerFileError(
+            path, [f"not a controller file (a JSON object expected, not {type(data).__name__})"]
+        )
+    version = data.get("version", 1)
+    if "controllers" in data and version != 1:
+        newer = isinstance(version, int) and version > 1
+        action = "upgrade escbench" if newer else RETUNE
+        raise ControllerFileError(
+            path,
+            [
+                f"controller file version {version!r} is from {'a newer' if newer else 'an older'} "
+                f"escbench (this one reads version 1): {action}"
+            ],
+        )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise DataFileError(path, [f"cannot read controller JSON: {error}"]) from error
-    try:
-        if isinstance(data, dict) and "controllers" in data:
+        if "controllers" in data:
             parsed = ControllerFile.model_validate(data)
             chosen = ablation or parsed.default
             if chosen not in parsed.controllers:
-                raise DataFileError(path, [f"no controller '{chosen}' (has {sorted(parsed.controllers)})"])
+                raise ControllerFileError(
+                    path, [f"no controller '{chosen}' (has {sorted(parsed.controllers)})"]
+                )
             return parsed.controllers[chosen]
         config = ControllerConfig.model_validate(data)
     except ValidationError as error:
-        raise DataFileError.from_validation(path, error) from error
+        raise _validation_problem(path, error) from error
     if ablation is not None and config.ablation != ablation:
-        raise DataFileError(path, [f"controller is '{config.ablation}', not '{ablation}'"])
+        raise ControllerFileError(path, [f"controller is '{config.ablation}', not '{ablation}'"])
     return config
 
 
@@ -196,8 +263,12 @@ def controller_decision(
 
 
 def controller_metrics() -> dict[str, list]:
-    """The action-set scorer's metrics plus the count of detector-model failures."""
-    return {**escalation_metrics(), "detector_failed": [count()]}
+    """The action-set scorer's metrics on the controller's prefixed keys (``full_correct``, …), in the
+    same order (accuracy, then utility 5:1), and the count of detector-model failures last.
+
+    The keys are globs (``*_correct``): one definition serves every controller's prefix.
+    """
+    return {**escalation_metrics(prefix="*_"), "*_detector_failed": [count()]}
 
 
 def with_detectors(config: ControllerConfig, detectors: str | None) -> ControllerConfig:
@@ -205,11 +276,13 @@ def with_detectors(config: ControllerConfig, detectors: str | None) -> Controlle
     if detectors is None:
         chosen = config
     elif detectors not in DETECTOR_SOURCES:
-        raise ValueError(f"detectors must be one of {', '.join(DETECTOR_SOURCES)}, not {detectors!r}")
+        raise EscbenchPrerequisiteError(
+            f"detectors must be one of {', '.join(DETECTOR_SOURCES)}, not {detectors!r}"
+        )
     else:
         chosen = config.model_copy(update={"detectors": detectors})
     if chosen.uncertainty != "stated":
-        raise ValueError(
+        raise EscbenchPrerequisiteError(
             f"controller {chosen.name!r} uses consistency uncertainty, which needs every epoch of an "
             "episode; it is applied post hoc by `escbench tune` (evaluation section), not per sample"
         )
@@ -219,6 +292,7 @@ def with_detectors(config: ControllerConfig, detectors: str | None) -> Controlle
 def score_with_controller(config: ControllerConfig, detectors: str | None = None):
     """The scoring function applying one controller configuration (``detectors`` overrides its source)."""
     config = with_detectors(config, detectors)
+    prefix = config.ablation  # the score keys are full_correct, workflow_only_correct, …
 
     async def score(state: TaskState, target: Target) -> Score:
         completion = state.output.completion if state.output else None
@@ -226,7 +300,7 @@ def score_with_controller(config: ControllerConfig, detectors: str | None = None
         flags, detector_meta = await combined_flags(text, config.detectors)
         if flags is None:
             return Score(
-                value=unscored_values(list(score_values(None, None, state.metadata))),
+                value=prefixed(unscored_values(list(score_values(None, None, state.metadata))), prefix),
                 explanation=f"{config.name}: detector model failed "
                 f"({detector_meta.get('detector_failure')}); not scored",
                 metadata={"controller": {"name": config.name, "ablation": config.ablation, **detector_meta}},
@@ -246,7 +320,7 @@ def score_with_controller(config: ControllerConfig, detectors: str | None = None
                 f"{meta['final_action'] or 'invalid'}."
             ),
         )
-        scored.value["detector_failed"] = 0.0  # type: ignore[index]  # the value is our dict
+        scored.value = prefixed({**scored.value, "detector_failed": 0.0}, prefix)  # type: ignore[dict-item]
         return scored
 
     return score
@@ -256,7 +330,8 @@ def score_with_controller(config: ControllerConfig, detectors: str | None = None
 def controller_scorer(path: str, ablation: str | None = None, detectors: str | None = None) -> Scorer:
     """Apply a tuned controller file to the decisions (``ablation``: the file's default if omitted).
 
-    The score dict and metrics are the action-set scorer's (plus ``detector_failed``);
+    The score dict and metrics are the action-set scorer's (plus ``detector_failed``), each key
+    prefixed with the ablation (``full_correct``, ``full_utility_5``, …, ``full_detector_failed``);
     ``metadata["controller"]`` records name, ablation, detectors, weights, thresholds, model_action,
     final_action, overridden, R, C, M, H. ``detectors`` (rule|model|both) overrides the file's.
     """

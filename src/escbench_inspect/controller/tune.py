@@ -231,14 +231,14 @@ def read_log_rows(
     """Rows of the escalation samples of the given splits; other splits are skipped unread.
 
     The logs must come from one model, or ``model`` chooses which (:class:`MixedModelsError`)."""
-    from inspect_ai.log import read_eval_log
+    from escbench_inspect.analysis.logs import read_log
 
-    headers = {str(path): read_eval_log(str(path), header_only=True).eval.model for path in paths}
+    headers = {str(path): read_log(path, header_only=True).eval.model for path in paths}
     wanted = set(splits)
     rows: list[dict] = []
     info: dict = {"logs": [], "models": set(), "skipped_other_split": 0, "model_detector": False}
     for path in check_one_model(headers, model):
-        log = read_eval_log(str(path))
+        log = read_log(path)
         info["logs"].append(str(path))
         info["models"].add(log.eval.model)
         for sample in log.samples or []:

@@ -148,8 +148,7 @@ def run_rejudge(args: argparse.Namespace) -> int:
 
 
 def run_agreement(args: argparse.Namespace) -> int:
-    from inspect_ai.log import read_eval_log
-
+    from escbench_inspect.analysis.logs import read_log
     from escbench_inspect.css.agreement import (
         human_agreement,
         judge_agreement,
@@ -159,8 +158,8 @@ def run_agreement(args: argparse.Namespace) -> int:
         summarize,
     )
 
-    logs_a = [read_eval_log(p) for p in args.judge_a]
-    logs_b = [read_eval_log(p) for p in args.judge_b]
+    logs_a = [read_log(p) for p in args.judge_a]
+    logs_b = [read_log(p) for p in args.judge_b]
     if logs_b:
         if len(logs_b) != len(logs_a):
             raise SystemExit("--judge-a and --judge-b need the same runs, in the same order")

@@ -88,9 +88,9 @@ def _as_list(value: Any) -> list[str] | None:
         return None
     if isinstance(value, str):
         return [part.strip() for part in value.split(",") if part.strip()]
-    if isinstance(value, int):
-        return [str(value)]
-    return [str(part).strip() for part in value]
+    if isinstance(value, (list, tuple)):
+        return [str(part).strip() for part in value]
+    return [str(value)]  # a number, boolean or mapping from -T: rejected by the caller, by name
 
 
 def validate_params(
@@ -144,7 +144,7 @@ def validate_params(
                 f"a count 1-{len(all_ids)} or ids like {all_ids[0]}, {all_ids[1]} (format <cancer>-NNN)",
             )
         case_ids = [c for c in all_ids if c in wanted]
-    if chart_length not in CHART_LENGTHS:
+    if not isinstance(chart_length, str) or chart_length not in CHART_LENGTHS:
         raise TaskParameterError("chart_length", chart_length, CHART_LENGTHS)
     return Selection(tuple(fam), tuple(chosen), tuple(case_ids), chart_length)
 

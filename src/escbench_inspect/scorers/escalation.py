@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
+from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import (
     Score,
@@ -54,6 +55,12 @@ C_FP = 1.0
 C_FN_PRIMARY = 5.0
 C_FN_ROBUSTNESS = 10.0
 CLUSTER = "seed_id"
+DECISION_KEYS = frozenset({"correct", "escalated", "invalid", "utility_5", "utility_10", "confidence"})
+MODEL_SCORER = "escalation_scorer"
+# The number a log is summarised by (Inspect View's header, log listings): the model's own accuracy.
+# Declared because, undeclared, View shows the shortest group of rows instead (with controllers:
+# their detector_failed counts).
+HEADLINE = HeadlineMetric(scorer=MODEL_SCORER, score="correct", metric="mean")
 
 # Stop reasons that explain why an output could not be parsed (the provider cut it off or refused);
 # an invalid output names them in its ``parse_error`` so the cause is visible in the log.
@@ -78,12 +85,39 @@ def score_values(action: Action | None, confidence: float | None, metadata: dict
     escalated = action is Action.ESCALATE
     return {
         "correct": float(action is not None and action in acceptable),
-        "escalated": float(escalated),
-        "invalid": float(action is None),
         "utility_5": utility(required, escalated, C_FN_PRIMARY),
         "utility_10": utility(required, escalated, C_FN_ROBUSTNESS),
+        "escalated": float(escalated),
+        "invalid": float(action is None),
         "confidence": math.nan if confidence is None else confidence,
     }
+
+
+def prefixed(values: dict[str, float], prefix: str) -> dict[str, float]:
+    """``values`` with every key named ``<prefix>_<key>`` (a controller's keys, e.g. ``full_correct``).
+
+    Inspect View labels a score row, and a sample-list column, by the key alone (not the scorer),
+    so a controller's keys carry its name to be told apart from the model's own ``correct``.
+    """
+    return {f"{prefix}_{key}": value for key, value in values.items()}
+
+
+def decision_values(value: object) -> dict[str, float] | None:
+    """The decision keys of a score value, plain or prefixed (``full_correct`` -> ``correct``).
+
+    None when ``value`` is not an escalation decision score (e.g. the model detector's flags).
+    Logs written before controller keys were prefixed hold plain keys; both read the same.
+    """
+    if not isinstance(value, dict):
+        return None
+    if set(value) >= DECISION_KEYS:
+        return value
+    correct = [key for key in value if isinstance(key, str) and key.endswith("_correct")]
+    if len(correct) != 1:
+        return None
+    prefix = correct[0][: -len("correct")]
+    plain = {key[len(prefix) :]: v for key, v in value.items() if key.startswith(prefix)}
+    return plain if set(plain) >= DECISION_KEYS else None
 
 
 def confidence_missing_reason(
@@ -164,15 +198,22 @@ def decision_score(decision: Decision, metadata: dict, **extra_metadata: object)
     )
 
 
-def escalation_metrics() -> dict[str, list]:
-    """Metrics per score key; accuracy and utility get seed-clustered standard errors (NaN with one seed)."""
-    return {
+def escalation_metrics(prefix: str = "") -> dict[str, list]:
+    """Metrics per score key; accuracy and utility get seed-clustered standard errors (NaN with one seed).
+
+    Ordered as Inspect lists the results and View shows them: accuracy, then utility 5:1 and 10:1,
+    escalation, invalid outputs, confidence. ``prefix`` (a glob, e.g. ``"*_"``) names a controller's
+    prefixed keys (:func:`prefixed`).
+    """
+    metrics = {
         "correct": [
             mean(),
             clustered_stderr(CLUSTER),
             by_variant(),
             by_class(),
         ],
+        "utility_5": [mean(), clustered_stderr(CLUSTER)],
+        "utility_10": [mean(), clustered_stderr(CLUSTER)],
         "escalated": [
             sensitivity(),
             miss_rate(),
@@ -181,11 +222,10 @@ def escalation_metrics() -> dict[str, list]:
             n_not_required(),
             by_variant(),
         ],
-        "utility_5": [mean(), clustered_stderr(CLUSTER)],
-        "utility_10": [mean(), clustered_stderr(CLUSTER)],
         "invalid": [mean(), count()],
         "confidence": [mean_present()],
     }
+    return {f"{prefix}{key}": value for key, value in metrics.items()}
 
 
 @scorer(metrics=escalation_metrics())

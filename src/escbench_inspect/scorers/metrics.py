@@ -90,5 +90,15 @@ def flag_count() -> Metric:
 
 
 def mean_by(metadata_key: str) -> Metric:
-    """Mean per value of a sample metadata key, each group named by its value."""
-    return grouped(mean(), metadata_key, all=False, name_template="{group_name}")
+    """Mean per value of a sample metadata key, each group named by its value, in sorted order.
+
+    Sorted because Inspect's ``grouped`` lists groups in the order the samples come, which differs
+    between a run and a re-scoring (``escbench score``); Inspect View puts rows in one table only
+    when their metric names come in the same order.
+    """
+    per_group = grouped(mean(), metadata_key, all=False, name_template="{group_name}")
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return dict(sorted(per_group(scores).items()))  # type: ignore[union-attr]
+
+    return compute
