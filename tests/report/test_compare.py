@@ -1,16 +1,10 @@
 """Model-vs-model comparisons (``analysis.compare``): planted differences are recovered, identical
 models give none, the test's false-positive rate is calibrated, and bad pairs are refused.
 
-Scripted mockllm models on the clean and late-risk episodes of twelve test seeds (three per class)
-of the packaged corpus:
-
-- ``late2``: right on every episode except late-risk ones, where it answers instead of escalating —
-  except in the first two seeds, where it escalates;
-- ``late10``: the same, but it escalates late-risk in eight more seeds (ten in all);
-- ``late2_copy``: the same policy as ``late2``.
-
-So ``late10`` − ``late2`` differs on exactly the sixteen late-risk episodes (8 seeds × 2 surfaces),
-each worth +6 utility 5:1 (−5 → +1), +1 accuracy and +1 escalated-when-required, and on nothing else.
+The scripted models are in ``report_helpers``: ``late10`` escalates late-risk in eight more seeds
+than ``late2``, so ``late2`` − ``late10`` differs on exactly the sixteen late-risk episodes (8 seeds
+× 2 surfaces), each worth −6 utility 5:1 (+1 → −5), −1 accuracy and −1 escalated-when-required,
+and on nothing else; ``late2_copy`` is ``late2``.
 """
 
 from __future__ import annotations
@@ -22,52 +16,19 @@ import numpy as np
 import pytest
 from inspect_ai import eval
 from inspect_ai.log import read_eval_log, write_eval_log
+from report_helpers import EPISODES, ESCALATING, SEEDS, VARIANTS, late_risk_policy, write_paired_logs
 from scipy import stats as scipy_stats
 
 from escbench_inspect.analysis.compare import MIN_COMMON_SEEDS, comparison_pairs
 from escbench_inspect.analysis.results import ReportOptions, build_report
 from escbench_inspect.analysis.stats import exact_signed_rank, signflip_pvalue
-from escbench_inspect.datasets.assembly import default_seeds
-from escbench_inspect.datasets.escalation import select_episodes
-from escbench_inspect.datasets.render import render_blocks
 from escbench_inspect.tasks import escalation_task
-from escbench_inspect.testing import decision_json, last_user_text, scripted_model
-
-
-def twelve_seeds() -> list:
-    seeds = sorted((s for s in default_seeds() if s.split == "test"), key=lambda s: s.id)
-    classes = sorted({s.task_class.value for s in seeds})
-    return [s for c in classes for s in [s for s in seeds if s.task_class.value == c][:3]]
-
-
-SEEDS = twelve_seeds()
-ESCALATING = {2: {s.id for s in SEEDS[:2]}, 10: {s.id for s in SEEDS[:10]}}
-VARIANTS = "clean,late_risk"  # four episodes per seed keep the logs small
-EPISODES = [e for e in select_episodes("test", seeds=SEEDS) if e.variant.value in VARIANTS.split(",")]
-BY_TEXT = {render_blocks(e): e for e in EPISODES}
-
-
-def late_risk_policy(escalating: set[str]):
-    def policy(messages) -> str:
-        e = BY_TEXT[last_user_text(messages)]
-        if e.variant.value == "late_risk" and e.seed_id not in escalating:
-            return decision_json("Answer", 0.8)
-        return decision_json(e.acceptable_actions[0].value, 0.9)
-
-    return policy
+from escbench_inspect.testing import scripted_model
 
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    directory = tmp_path_factory.mktemp("compare")
-    models = [
-        scripted_model(late_risk_policy(ESCALATING[2]), name="late2"),
-        scripted_model(late_risk_policy(ESCALATING[10]), name="late10"),
-        scripted_model(late_risk_policy(ESCALATING[2]), name="late2_copy"),
-    ]
-    task = escalation_task(split="test", prompt="uncertainty", seeds=SEEDS, variants=VARIANTS)
-    results = eval(task, model=models, log_dir=str(directory), display="none")
-    return {log.eval.model.split("/")[-1]: log.location for log in results}
+    return write_paired_logs(tmp_path_factory.mktemp("compare"))
 
 
 def pair_rows(report, model_a: str, model_b: str):
@@ -106,7 +67,7 @@ def test_planted_late_risk_difference_is_recovered(logs: dict[str, str]) -> None
     assert set(worst["seed_id"]) <= planted and worst["seed_rank"].max() == 3
     assert set(worst["variant"]) == {"late_risk"} and len(worst) == 3 * 2
     assert set(worst["action_a"]) == {"Escalate"} and set(worst["action_b"]) == {"Answer"}
-    assert set(worst["log_b"]) == {logs["late2"].removeprefix("file://")}
+    assert set(worst["log_b"]) == {logs["late2"]}
 
     ranking = report.comparisons.ranking.set_index("model")["p_first"]
     assert ranking["mockllm/late10"] > 0.95 and ranking.sum() == pytest.approx(1.0)

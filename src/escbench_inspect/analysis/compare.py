@@ -30,11 +30,11 @@ import pandas as pd
 from escbench_inspect.analysis.logs import MODEL_ACTION
 from escbench_inspect.analysis.stats import (
     Ratio,
+    difference_from_sums,
     exact_signed_rank,
     holm,
     mcnemar_exact,
     multinomial_weights,
-    paired_ratio_difference,
 )
 
 COMPARED_METRICS = (("utility_5", "Utility 5:1"), ("sensitivity", "Sensitivity"), ("accuracy", "Accuracy"))
@@ -85,21 +85,29 @@ def episode_ratios(frame: pd.DataFrame, side: str) -> dict[str, Ratio]:
     }
 
 
-def per_seed_values(frame: pd.DataFrame, ratio: Ratio) -> pd.Series:
-    """Per-seed metric (Σnum/Σden within the seed); seeds with a zero denominator are left out."""
-    sums = pd.DataFrame({"seed": frame["seed_id"].to_numpy(), "n": ratio.numerator, "d": ratio.denominator})
-    sums = sums.groupby("seed", sort=True)[["n", "d"]].sum()
-    sums = sums[sums["d"] > 0]
-    return sums["n"] / sums["d"]
+@dataclass
+class PairedSeeds:
+    """A pair's common episodes with their seed index, and one draw of seed resamples shared by
+    every metric and stratum of the pair (as Table I's metrics share theirs)."""
+
+    index: np.ndarray  # per episode: position of its seed in ``seeds``
+    seeds: np.ndarray
+    weights: np.ndarray | None  # (n_boot, seeds)
+
+    def sums(self, ratio: Ratio, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        keep = np.ones(self.index.size, bool) if mask is None else mask
+        n = self.seeds.size
+        return (
+            np.bincount(self.index[keep], weights=ratio.numerator[keep], minlength=n),
+            np.bincount(self.index[keep], weights=ratio.denominator[keep], minlength=n),
+        )
 
 
-def paired_episodes(scored: pd.DataFrame, a: Group, b: Group) -> pd.DataFrame:
+def paired_episodes(by_group: dict[Group, pd.DataFrame], a: Group, b: Group) -> pd.DataFrame:
     """The episodes (id, epoch) both groups ran, side by side (``_a``/``_b`` columns)."""
     keep = ["id", "epoch", "log", "action", "correct", "escalated", "utility_5"]
     meta = ["seed_id", "variant", "task_class", "escalation_required"]
-    left = scored[(scored["model"] == a[0]) & (scored["prompt"] == a[1]) & (scored["controller"] == a[2])]
-    right = scored[(scored["model"] == b[0]) & (scored["prompt"] == b[1]) & (scored["controller"] == b[2])]
-    return left[keep + meta].merge(right[keep], on=["id", "epoch"], suffixes=("_a", "_b"))
+    return by_group[a][keep + meta].merge(by_group[b][keep], on=["id", "epoch"], suffixes=("_a", "_b"))
 
 
 def _label(a: Group, b: Group, kind: str) -> dict[str, Any]:
@@ -156,27 +164,31 @@ def compare_models(
 ) -> Comparisons:
     """All pairwise comparisons, refusals, strata, disagreements and the ranking."""
     rows, mcnemar_rows, strata_rows, disagreement_rows, refused = [], [], [], [], []
+    by_group = {key: part for key, part in scored.groupby(["model", "prompt", "controller"], sort=False)}
     for a, b, kind in comparison_pairs(groups):
         label = _label(a, b, kind)
-        merged = paired_episodes(scored, a, b)
+        merged = paired_episodes(by_group, a, b)
         reason = _refusal(merged, datasets)
         if reason:
             refused.append({**label, "common_episodes": len(merged), "reason": reason})
             continue
-        seeds = merged["seed_id"].to_numpy()
+        seeds, index = np.unique(merged["seed_id"].astype(str).to_numpy(), return_inverse=True)
+        weights = multinomial_weights(seeds.size, n_boot, _rng(seed, *a, *b)) if n_boot > 0 else None
+        paired = PairedSeeds(index, seeds, weights)
         ra, rb = episode_ratios(merged, "_a"), episode_ratios(merged, "_b")
         for metric, _ in COMPARED_METRICS:
-            estimate = paired_ratio_difference(
-                seeds, ra[metric], rb[metric], n_boot, _rng(seed, *a, *b, metric)
-            )
-            va, vb = per_seed_values(merged, ra[metric]), per_seed_values(merged, rb[metric])
-            test = exact_signed_rank((vb - va).dropna())
+            (num_a, den), (num_b, _) = paired.sums(ra[metric]), paired.sums(rb[metric])
+            estimate = difference_from_sums((num_a, den), (num_b, den), weights)
+            present = (
+                den > 0
+            )  # per-seed metric: seeds with a denominator (e.g. an escalation-required episode)
+            test = exact_signed_rank((num_b[present] - num_a[present]) / den[present])
             rows.append(
                 {
                     **label,
                     "metric": metric,
                     "common_episodes": len(merged),
-                    "common_seeds": merged["seed_id"].nunique(),
+                    "common_seeds": seeds.size,
                     "value_a": ra[metric].value(),
                     "value_b": rb[metric].value(),
                     "difference": estimate.value,
@@ -191,10 +203,8 @@ def compare_models(
                     "note": test.note,
                 }
             )
-        ca, cb = (
-            merged["correct_a"].to_numpy(dtype=float) == 1,
-            merged["correct_b"].to_numpy(dtype=float) == 1,
-        )
+        ca = merged["correct_a"].to_numpy(dtype=float) == 1
+        cb = merged["correct_b"].to_numpy(dtype=float) == 1
         a_only, b_only = int((ca & ~cb).sum()), int((~ca & cb).sum())
         mcnemar_rows.append(
             {
@@ -207,8 +217,8 @@ def compare_models(
                 "p_value": mcnemar_exact(a_only, b_only),
             }
         )
-        strata_rows += _strata(merged, label, a, b, n_boot, seed)
-        disagreement_rows += _disagreements(merged, label)
+        strata_rows += _strata(merged, paired, ra, rb, label)
+        disagreement_rows += _disagreements(merged, paired, label)
 
     pairs = pd.DataFrame(rows)
     if len(pairs):
@@ -231,29 +241,31 @@ def compare_models(
 
 
 def _strata(
-    merged: pd.DataFrame, label: dict, a: Group, b: Group, n_boot: int, seed: int
+    merged: pd.DataFrame, paired: PairedSeeds, ra: dict[str, Ratio], rb: dict[str, Ratio], label: dict
 ) -> list[dict[str, Any]]:
-    """The differences per variant and per task class, each with its paired seed-bootstrap CI."""
+    """The differences per variant and per task class, each with its paired seed-bootstrap CI: the
+    pair's seed resamples, the stratum's episodes within each drawn seed (as Table I's late-risk
+    sensitivity is computed within the group's resamples)."""
     out = []
-    for by in ("variant", "task_class"):
-        for value, part in merged.groupby(by, sort=True):
-            ra, rb = episode_ratios(part, "_a"), episode_ratios(part, "_b")
-            seeds = part["seed_id"].to_numpy()
+    for by, name in (("variant", "variant"), ("task_class", "class")):
+        values = merged[by].astype(str).to_numpy()
+        for value in sorted(set(values)):
+            mask = values == value
             for metric, _ in COMPARED_METRICS:
-                if ra[metric].denominator.sum() == 0:
+                (num_a, den), (num_b, _) = paired.sums(ra[metric], mask), paired.sums(rb[metric], mask)
+                if den.sum() == 0:
                     continue
-                rng = _rng(seed, *a, *b, by, str(value), metric)
-                est = paired_ratio_difference(seeds, ra[metric], rb[metric], n_boot, rng)
+                est = difference_from_sums((num_a, den), (num_b, den), paired.weights)
                 out.append(
                     {
                         **label,
-                        "stratum": "variant" if by == "variant" else "class",
+                        "stratum": name,
                         "value": value,
                         "metric": metric,
-                        "episodes": len(part),
-                        "seeds": part["seed_id"].nunique(),
-                        "value_a": ra[metric].value(),
-                        "value_b": rb[metric].value(),
+                        "episodes": int(mask.sum()),
+                        "seeds": int(np.count_nonzero(np.bincount(paired.index[mask]))),
+                        "value_a": float(num_a.sum() / den.sum()),
+                        "value_b": float(num_b.sum() / den.sum()),
                         "difference": est.value,
                         "ci_low": est.low,
                         "ci_high": est.high,
@@ -262,27 +274,28 @@ def _strata(
     return out
 
 
-def _disagreements(merged: pd.DataFrame, label: dict) -> list[dict[str, Any]]:
+def _disagreements(merged: pd.DataFrame, paired: PairedSeeds, label: dict) -> list[dict[str, Any]]:
     """The :data:`TOP_SEEDS` seeds with the largest |utility 5:1 difference| (then most differing
     actions), one row per episode whose action differs, with both logs and the sample id."""
-    differs = merged["action_a"].astype(str) != merged["action_b"].astype(str)
-    per_seed = merged.assign(delta=merged["utility_5_b"] - merged["utility_5_a"], differs=differs)
-    summary = per_seed.groupby("seed_id").agg(delta=("delta", "mean"), differing=("differs", "sum"))
-    summary = summary[summary["differing"] > 0]
-    summary = summary.assign(size=summary["delta"].abs()).sort_values(
-        ["size", "differing"], ascending=False, kind="stable"
-    )
+    differs = (merged["action_a"].astype(str) != merged["action_b"].astype(str)).to_numpy()
+    delta = merged["utility_5_b"].to_numpy(dtype=float) - merged["utility_5_a"].to_numpy(dtype=float)
+    n = paired.seeds.size
+    count = np.bincount(paired.index, minlength=n)
+    seed_delta = np.bincount(paired.index, weights=delta, minlength=n) / np.maximum(count, 1)
+    differing = np.bincount(paired.index, weights=differs.astype(float), minlength=n)
+    candidates = [i for i in range(n) if differing[i] > 0]
+    candidates.sort(key=lambda i: (-abs(seed_delta[i]), -differing[i], paired.seeds[i]))
     out = []
-    for rank, (seed_id, s) in enumerate(summary.head(TOP_SEEDS).iterrows(), start=1):
-        part = per_seed[(per_seed["seed_id"] == seed_id) & per_seed["differs"]].sort_values(["id", "epoch"])
-        for _, e in part.iterrows():
+    for rank, i in enumerate(candidates[:TOP_SEEDS], start=1):
+        part = merged[(paired.index == i) & differs].sort_values(["id", "epoch"])
+        for e in part.to_dict("records"):
             out.append(
                 {
                     **label,
                     "seed_rank": rank,
-                    "seed_id": seed_id,
-                    "seed_utility_5_difference": float(s["delta"]),
-                    "seed_differing_episodes": int(s["differing"]),
+                    "seed_id": paired.seeds[i],
+                    "seed_utility_5_difference": float(seed_delta[i]),
+                    "seed_differing_episodes": int(differing[i]),
                     "id": e["id"],
                     "epoch": int(e["epoch"]),
                     "variant": e["variant"],

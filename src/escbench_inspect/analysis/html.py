@@ -109,7 +109,7 @@ def _anchors(body: str) -> tuple[str, list[tuple[str, str]]]:
 def render_html(markdown: str, base: Path, title: str = "escbench report") -> str:
     """One self-contained HTML document from the report's Markdown (figures relative to ``base``)."""
     md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
-    body = _inline_images(md.render(markdown), base)
+    body = _inline_images(md.render(markdown), base).replace("&lt;br&gt;", "<br>")  # lines in a cell
     body = body.replace("<a href=", '<a target="_blank" rel="noopener" href=')
     body, sections = _anchors(body)
     nav = "<nav>" + "".join(f'<a href="#{anchor}">{text}</a>' for anchor, text in sections) + "</nav>"

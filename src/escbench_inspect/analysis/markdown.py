@@ -387,11 +387,11 @@ def log_root(report: Report) -> str:
     return os.path.commonpath(folders) if folders else "."
 
 
-def sample_link(report: Report, log: str, sample_id: str, epoch: int) -> str:
+def sample_link(report: Report, log: str, sample_id: str, epoch: int, text: str = "") -> str:
     """Markdown link to one sample in Inspect View (``inspect view --log-dir <log_root>``)."""
     relative = os.path.relpath(log, log_root(report)).replace(os.sep, "/")
     url = INSPECT_VIEW.format(log=quote(relative), id=quote(str(sample_id), safe=""), epoch=epoch)
-    return f'[{sample_id} #{epoch}]({url} "{Path(log).name}, sample {sample_id}, epoch {epoch}")'
+    return f"[{text or f'{sample_id} #{epoch}'}]({url})"
 
 
 def _diff_ci(value: float, low: float, high: float) -> str:
@@ -537,21 +537,30 @@ def render_model_comparisons(report: Report) -> str:
             f"`inspect view --log-dir {log_root(report)}`).",
             "",
         ]
-        rows = [
-            [
-                str(r["prompt"]),
-                _pair(r),
-                f"{r['seed_rank']}. {r['seed_id']}",
-                f"{r['seed_utility_5_difference']:+.2f}",
-                str(r["variant"]),
-                "yes" if r["escalation_required"] else "no",
-                f"{r['action_a']}: {sample_link(report, r['log_a'], r['id'], r['epoch'])}",
-                f"{r['action_b']}: {sample_link(report, r['log_b'], r['id'], r['epoch'])}",
-            ]
-            for _, r in c.disagreements.iterrows()
-        ]
-        header = ["Prompt", "Pair", "Seed", "Δ utility 5:1 (seed)", "Variant", "Esc. required"]
-        lines += [markdown_table(header + ["First: action, sample", "Second: action, sample"], rows), ""]
+        keys = ["prompt", "model_a", "controller_a", "model_b", "controller_b", "seed_rank", "seed_id"]
+        rows = []
+        for key, part in c.disagreements.groupby(keys, sort=False):
+            label = dict(zip(keys, key, strict=True))
+            episodes = "<br>".join(  # markdown-it keeps <br> escaped; the HTML report splits on it
+                f"`{str(e['id']).removeprefix(str(label['seed_id']) + '__')}` #{e['epoch']}"
+                f"{' (esc. required)' if e['escalation_required'] else ''}: "
+                f"{sample_link(report, e['log_a'], e['id'], e['epoch'], e['action_a'])} → "
+                f"{sample_link(report, e['log_b'], e['id'], e['epoch'], e['action_b'])}"
+                for _, e in part.iterrows()
+            )
+            rows.append(
+                [
+                    str(label["prompt"]),
+                    _pair(pd.Series(label)),
+                    f"{label['seed_rank']}. {label['seed_id']}",
+                    f"{part['seed_utility_5_difference'].iloc[0]:+.2f}",
+                    f"{len(part)}",
+                    episodes,
+                ]
+            )
+        header = ["Prompt", "Pair", "Seed", "Δ utility 5:1 (seed)", "Differing episodes"]
+        header.append("Episode: first's action → second's action (each links to its sample)")
+        lines += [markdown_table(header, rows), ""]
     return "\n".join(lines)
 
 
