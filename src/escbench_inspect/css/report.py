@@ -82,10 +82,11 @@ def css_markdown(table: pd.DataFrame, rho: float | None) -> str:
     return "\n".join(lines) + f"\n\nSpearman ρ between the CSS and CMS rankings: {verdict}\n"
 
 
+CssRun = tuple[str, str, pd.DataFrame, dict[str, float]]  # model, setting, scored tuples, CMS per case
 MIN_COMMON_CASES = 6  # as for seeds: below 6 paired cases the exact test cannot reach p < 0.05
 
 
-def _per_case(log: Any) -> tuple[str, str, pd.DataFrame, dict[str, float]]:
+def _per_case(log: Any) -> CssRun:
     """(model, setting, one row per scored CSS tuple with its case, CMS per case) of one log."""
     css = sample_scores(log, CSS_SCORER, "css")
     cms_scorer = latest_judge(log, CMS_SCORER)
@@ -109,12 +110,17 @@ def css_pair_comparisons(paths: Sequence[str | Path], n_boot: int = 2000, seed: 
     """CSS and CMS differences (second − first) between every two models of the same setting,
     paired by case: CSS on the tuples both scored, CMS on the cases both have; 95% CI from a
     bootstrap of cases; exact signed-rank test over per-case differences (as for escalation seeds)."""
-    import numpy as np
     from inspect_ai.log import read_eval_log
+
+    return compare_css_runs([_per_case(read_eval_log(str(path))) for path in paths], n_boot, seed)
+
+
+def compare_css_runs(runs: list[CssRun], n_boot: int = 2000, seed: int = 0) -> pd.DataFrame:
+    """The comparisons of :func:`css_pair_comparisons` from each log's scored tuples and CMS."""
+    import numpy as np
 
     from escbench_inspect.analysis.stats import Ratio, exact_signed_rank, holm, paired_ratio_difference
 
-    runs = [_per_case(read_eval_log(str(path))) for path in paths]
     rows = []
     for i, (model_a, setting, css_a, cms_a) in enumerate(runs):
         for model_b, setting_b, css_b, cms_b in runs[i + 1 :]:
