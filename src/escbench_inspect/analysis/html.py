@@ -24,7 +24,8 @@ nav { background: #f6f8fa; padding: .6em 1em; border-radius: 6px; columns: 3; }
 nav a { display: block; }
 table { border-collapse: collapse; margin: .6em 0 1.2em; font-size: 12.5px; display: block;
         overflow-x: auto; }
-th, td { border: 1px solid #d0d7de; padding: 3px 7px; text-align: left; white-space: nowrap; }
+th, td { border: 1px solid #d0d7de; padding: 3px 7px; text-align: left; vertical-align: top; }
+th { white-space: nowrap; } td { min-width: 3em; }
 th { background: #f0f3f6; cursor: pointer; user-select: none; position: sticky; top: 0; }
 th[aria-sort="ascending"]::after { content: " \\25B2"; }
 th[aria-sort="descending"]::after { content: " \\25BC"; }
