@@ -84,7 +84,8 @@ def open_offline(browser, path: Path):
         if route.request.url == own:
             route.continue_()
         else:
-            attempted.append(route.request.url)
+            if route.request.url not in attempted:  # the request event may have recorded it
+                attempted.append(route.request.url)
             route.abort()
 
     context.route("**/*", block)
