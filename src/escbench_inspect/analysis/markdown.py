@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
@@ -258,6 +260,14 @@ def _result_lines(report: Report, n_sig: int) -> list[str]:
             "see the notes below)"
         )
     lines = [
+        "## Leaderboard",
+        "",
+        "Every model × prompt × controller ordered by utility 5:1 (95% seed-bootstrap CI); "
+        "P(first) = share of bootstrap resamples of seeds in which the model has the highest "
+        "utility 5:1 among the models of its prompt × controller (all resampled on the same seeds).",
+        "",
+        render_leaderboard(report),
+        "",
         "## Table I — escalation outcomes",
         "",
         render_table1(report),
@@ -301,6 +311,10 @@ def _result_lines(report: Report, n_sig: int) -> list[str]:
         ),
         "",
         render_significance(report),
+        "",
+        "## Model vs model — paired by seed",
+        "",
+        render_model_comparisons(report),
         "",
         "## Figures",
         "",
@@ -354,7 +368,207 @@ def report_numbers(report: Report, sections: list[ReportSection]) -> dict[str, A
             "risk_coverage": keyed(report.curves),
             "late_risk_sensitivity": records(report.late_risk),
             "significance": records(report.significance),
+            "model_comparisons": _comparison_numbers(report),
             "figures": report.figures,
             "sections": {s.title: s.numbers for s in sections},
         }
     )
+
+
+# --------------------------------------------------------------------------- model vs model
+
+
+INSPECT_VIEW = "http://127.0.0.1:7575/#/logs/{log}/samples/sample/{id}/{epoch}/"
+
+
+def log_root(report: Report) -> str:
+    """The folder to start ``inspect view --log-dir`` in so that every used log is under it."""
+    folders = [str(Path(info["path"]).parent) for info in report.loaded.logs]
+    return os.path.commonpath(folders) if folders else "."
+
+
+def sample_link(report: Report, log: str, sample_id: str, epoch: int, text: str = "") -> str:
+    """Markdown link to one sample in Inspect View (``inspect view --log-dir <log_root>``)."""
+    relative = os.path.relpath(log, log_root(report)).replace(os.sep, "/")
+    url = INSPECT_VIEW.format(log=quote(relative), id=quote(str(sample_id), safe=""), epoch=epoch)
+    return f"[{text or f'{sample_id} #{epoch}'}]({url})"
+
+
+def _diff_ci(value: float, low: float, high: float) -> str:
+    if not math.isfinite(value):
+        return "–"
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"{value:+.3f} [n/a]"
+    return f"{value:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
+def render_leaderboard(report: Report) -> str:
+    """Table I's groups ordered by utility 5:1, with P(first) and the content-free floor as a row."""
+    table = report.table1.copy()
+    ranking = report.comparisons.ranking if report.comparisons is not None else pd.DataFrame()
+    if len(ranking):
+        table = table.merge(ranking, on=GROUP, how="left")
+    else:
+        table["p_first"] = math.nan
+    entries = [
+        (
+            row["utility_5"] if math.isfinite(row["utility_5"]) else -math.inf,
+            _label(row)
+            + [
+                _ci(row, "utility_5"),
+                _num(row["p_first"]),
+                _ci(row, "sensitivity"),
+                _ci(row, "accuracy"),
+                f"{row['episodes']} / {row['seeds']}",
+            ],
+        )
+        for _, row in table.iterrows()
+    ]
+    if report.options.split == "test":
+        best = best_content_free(default_audit())
+        floor = ["*content-free floor*", "—", f"*{best.policy}*", _num(best.utility_5), "—"]
+        floor += [_num(best.sensitivity), _num(best.accuracy), f"{best.episodes} / {best.seeds}"]
+        entries.append((best.utility_5, floor))
+    entries.sort(key=lambda entry: -entry[0])
+    rows = [[str(i)] + cells for i, (_, cells) in enumerate(entries, start=1)]
+    header = ["#", "Model", "Prompt", "Controller", "Utility 5:1", "P(first)", "Sensitivity", "Accuracy"]
+    return markdown_table(header + ["Episodes / seeds"], rows)
+
+
+def _side(model: str, controller: str) -> str:
+    return model if controller == "model" else f"{model} [{controller}]"
+
+
+def _pair(row: pd.Series) -> str:
+    return f"{_side(row['model_a'], row['controller_a'])} vs {_side(row['model_b'], row['controller_b'])}"
+
+
+def render_model_comparisons(report: Report) -> str:
+    """Pairwise differences with CIs and exact tests, McNemar, refusals, strata, disagreements."""
+    from escbench_inspect.analysis.compare import COMPARED_METRICS, MIN_COMMON_SEEDS, TOP_SEEDS
+
+    c, o = report.comparisons, report.options
+    if c is None or (c.pairs.empty and c.refused.empty):
+        return "_No two models (or model and controller) share a prompt condition: nothing to compare._"
+    titles = dict(COMPARED_METRICS)
+    lines = []
+    if len(c.pairs):
+        tested = int(c.pairs["p_value"].notna().sum())
+        n_sig = int(c.pairs["significant"].sum())
+        lines += [
+            "Difference = second − first, on the episodes both ran; 95% CI from a paired bootstrap "
+            f"of seeds ({o.n_boot} resamples: both recomputed on each draw); exact two-sided "
+            "sign-flip test of the Wilcoxon signed-rank statistic W+ over per-seed differences "
+            "(zeros dropped, ties mid-ranked); Holm over all "
+            f"{tested} pair × metric tests: **{n_sig} of {tested} significant at {o.alpha}**.",
+            "",
+        ]
+        rows = [
+            [
+                str(r["prompt"]),
+                _pair(r),
+                titles[r["metric"]],
+                f"{r['common_episodes']} / {r['common_seeds']}",
+                _num(r["value_a"], 3),
+                _num(r["value_b"], 3),
+                _diff_ci(r["difference"], r["ci_low"], r["ci_high"]),
+                f"{r['seeds_b_higher']} / {r['seeds_b_lower']}",
+                _num(r["statistic"], 1) if math.isfinite(r["statistic"]) else "n/a",
+                _p(r["p_value"]),
+                _p(r["p_holm"]),
+                ("yes" if r["significant"] else "no") if math.isfinite(r["p_holm"]) else "n/a",
+            ]
+            for _, r in c.pairs.iterrows()
+        ]
+        header = ["Prompt", "Pair (first vs second)", "Metric", "Episodes / seeds", "First", "Second"]
+        header += ["Difference [95% CI]", "Seeds second higher / lower", "W+", "p", "p (Holm)"]
+        lines += [markdown_table(header + [f"p_Holm < {o.alpha}"], rows), ""]
+    if len(c.mcnemar):
+        lines += [
+            "McNemar's exact test on the paired episode decisions (right/wrong; binomial on the "
+            "discordant pairs; episodes treated as independent, so it complements the seed-level "
+            "test), Holm over pairs:",
+            "",
+        ]
+        rows = [
+            [
+                str(r["prompt"]),
+                _pair(r),
+                str(r["common_episodes"]),
+                str(r["both_right"]),
+                str(r["a_right_b_wrong"]),
+                str(r["a_wrong_b_right"]),
+                str(r["both_wrong"]),
+                _p(r["p_value"]),
+                _p(r["p_holm"]),
+            ]
+            for _, r in c.mcnemar.iterrows()
+        ]
+        header = ["Prompt", "Pair", "Episodes", "Both right", "Only first right", "Only second right"]
+        lines += [markdown_table(header + ["Both wrong", "p", "p (Holm)"], rows), ""]
+    if len(c.refused):
+        lines += [f"Not compared (a pair needs the same dataset and at least {MIN_COMMON_SEEDS} seeds):", ""]
+        lines += [f"- {r['prompt']}: {_pair(r)}: {r['reason']}" for _, r in c.refused.iterrows()]
+        lines.append("")
+    if len(c.strata):
+        lines += ["### Where they differ — by variant and by class", ""]
+        lines += ["Difference (second − first) with its paired seed-bootstrap 95% CI.", ""]
+        wide = c.strata.assign(
+            cell=[_diff_ci(r.difference, r.ci_low, r.ci_high) for r in c.strata.itertuples()]
+        )
+        keys = ["prompt", "model_a", "controller_a", "model_b", "controller_b", "stratum", "value"]
+        rows = []
+        for key, part in wide.groupby(keys, sort=False):
+            cells = dict(zip(part["metric"], part["cell"], strict=True))
+            label = dict(zip(keys, key, strict=True))
+            rows.append(
+                [label["prompt"], _pair(pd.Series(label)), f"{label['stratum']}: {label['value']}"]
+                + [str(part["episodes"].iloc[0])]
+                + [cells.get(metric, "–") for metric, _ in COMPARED_METRICS]
+            )
+        header = ["Prompt", "Pair", "Stratum", "Episodes"] + [f"Δ {t}" for _, t in COMPARED_METRICS]
+        lines += [markdown_table(header, rows), ""]
+    if len(c.disagreements):
+        lines += [
+            f"### Seeds where two models disagree most (top {TOP_SEEDS} per pair)",
+            "",
+            "Seeds ranked by |Δ utility 5:1| over their episodes; every episode whose action "
+            "differs, linked to its sample in Inspect View (start it with "
+            f"`inspect view --log-dir {log_root(report)}`).",
+            "",
+        ]
+        keys = ["prompt", "model_a", "controller_a", "model_b", "controller_b", "seed_rank", "seed_id"]
+        rows = []
+        for key, part in c.disagreements.groupby(keys, sort=False):
+            label = dict(zip(keys, key, strict=True))
+            episodes = "<br>".join(  # markdown-it keeps <br> escaped; the HTML report splits on it
+                f"`{str(e['id']).removeprefix(str(label['seed_id']) + '__')}` #{e['epoch']}"
+                f"{' (esc. required)' if e['escalation_required'] else ''}: "
+                f"{sample_link(report, e['log_a'], e['id'], e['epoch'], e['action_a'])} → "
+                f"{sample_link(report, e['log_b'], e['id'], e['epoch'], e['action_b'])}"
+                for _, e in part.iterrows()
+            )
+            rows.append(
+                [
+                    str(label["prompt"]),
+                    _pair(pd.Series(label)),
+                    f"{label['seed_rank']}. {label['seed_id']}",
+                    f"{part['seed_utility_5_difference'].iloc[0]:+.2f}",
+                    f"{len(part)}",
+                    episodes,
+                ]
+            )
+        header = ["Prompt", "Pair", "Seed", "Δ utility 5:1 (seed)", "Differing episodes"]
+        header.append("Episode: first's action → second's action (each links to its sample)")
+        lines += [markdown_table(header, rows), ""]
+    return "\n".join(lines)
+
+
+def _comparison_numbers(report: Report) -> dict[str, Any]:
+    c = report.comparisons
+    if c is None:
+        return {}
+    return {
+        name: getattr(c, name).to_dict("records")
+        for name in ("pairs", "mcnemar", "strata", "disagreements", "refused", "ranking")
+    }

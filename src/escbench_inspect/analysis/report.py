@@ -43,10 +43,19 @@ TABLE_FILES = {
     "counts.csv": "counts",
     "coverage.csv": "coverage",
 }
+COMPARISON_FILES = {  # model vs model (analysis.compare), attribute of report.comparisons
+    "model_comparisons.csv": "pairs",
+    "model_mcnemar.csv": "mcnemar",
+    "model_comparisons_by_stratum.csv": "strata",
+    "model_disagreements.csv": "disagreements",
+    "model_ranking.csv": "ranking",
+    "model_comparisons_refused.csv": "refused",
+}
 
 
-def write_report(report: Report, out_dir: Path, figures: bool = True) -> list[Path]:
-    """Write report.md, the CSVs, the PNGs and report.json; returns the files written."""
+def write_report(report: Report, out_dir: Path, figures: bool = True, html: bool = False) -> list[Path]:
+    """Write report.md, the CSVs, the PNGs and report.json (and report.html with ``html``);
+    returns the files written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     if figures and report.groups:
@@ -61,12 +70,22 @@ def write_report(report: Report, out_dir: Path, figures: bool = True) -> list[Pa
         path = out_dir / filename
         getattr(report, attribute).to_csv(path, index=False)
         written.append(path)
+    for filename, attribute in COMPARISON_FILES.items() if report.comparisons is not None else ():
+        path = out_dir / filename
+        getattr(report.comparisons, attribute).to_csv(path, index=False)
+        written.append(path)
     for section in sections:
         for name, table in section.tables.items():
             path = out_dir / f"{name}.csv"
             table.to_csv(path, index=False)
             written.append(path)
-    (out_dir / "report.md").write_text(render_markdown(report, sections), encoding="utf-8")
+    markdown = render_markdown(report, sections)
+    (out_dir / "report.md").write_text(markdown, encoding="utf-8")
+    if html:
+        from escbench_inspect.analysis.html import render_html
+
+        (out_dir / "report.html").write_text(render_html(markdown, out_dir), encoding="utf-8")
+        written.append(out_dir / "report.html")
     (out_dir / "report.json").write_text(
         json.dumps(report_numbers(report, sections), indent=2, allow_nan=False) + "\n",
         encoding="utf-8",
@@ -75,11 +94,15 @@ def write_report(report: Report, out_dir: Path, figures: bool = True) -> list[Pa
 
 
 def generate_report(
-    inputs: list[str], out_dir: Path, options: ReportOptions | None = None, figures: bool = True
+    inputs: list[str],
+    out_dir: Path,
+    options: ReportOptions | None = None,
+    figures: bool = True,
+    html: bool = False,
 ) -> Report:
     """Read the logs and write the full report into ``out_dir``."""
     report = build_report(inputs, options or ReportOptions())
-    write_report(report, out_dir, figures=figures)
+    write_report(report, out_dir, figures=figures, html=html)
     return report
 
 
@@ -118,6 +141,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "recorded in the report",
     )
     parser.add_argument(
+        "--html", action="store_true", help="also write report.html: one self-contained file (figures inline)"
+    )
+    parser.add_argument(
         "--benchmarks",
         choices=("all", "escalation"),
         default="all",
@@ -149,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
         labels=args.labels,
     )
     start = time.perf_counter()
-    report = generate_report(args.logs, args.out, options, figures=not args.no_figures)
+    report = generate_report(args.logs, args.out, options, figures=not args.no_figures, html=args.html)
     elapsed = time.perf_counter() - start
     for skipped in report.loaded.skipped:
         print(f"skipped {skipped['path']}: {skipped['reason']}")
@@ -175,7 +201,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     decisions = int(report.counts["episodes"].sum())
     print(
-        f"wrote {args.out / 'report.md'}: {len(report.groups)} group(s), {decisions} decisions"
+        f"wrote {args.out / 'report.md'}{' and report.html' if args.html else ''}: "
+        f"{len(report.groups)} group(s), {decisions} decisions"
         + (f", section(s): {sections}" if sections else "")
         + f", in {elapsed:.1f} s"
     )

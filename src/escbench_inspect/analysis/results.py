@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from escbench_inspect.analysis.compare import Comparisons, compare_models
 from escbench_inspect.analysis.logs import ERROR_ACTION, MODEL_ACTION, LoadedLogs, load_decisions
 from escbench_inspect.analysis.stats import (
     Calibration,
@@ -129,6 +130,7 @@ class Report:
     hooked: dict[str, list[str]] = field(default_factory=dict)  # benchmark -> logs for its hook
     sections: list[ReportSection] = field(default_factory=list)  # filled by write_report
     figures: dict[str, str] = field(default_factory=dict)  # key -> path relative to the report
+    comparisons: Comparisons | None = None  # model-vs-model, paired by seed (analysis.compare)
 
 
 def _order(values: Iterable[str], preferred: tuple[str, ...]) -> list[str]:
@@ -294,7 +296,20 @@ def build_report(inputs: list[str], options: ReportOptions) -> Report:
         coverage=coverage,
     )
     report.hooked = _route_other_benchmarks(loaded, options)
+    datasets = {info["path"]: (dataset_selection(info), info.get("dataset_hash")) for info in loaded.logs}
+    report.comparisons = compare_models(scored, groups, datasets, options.n_boot, options.seed, options.alpha)
+    notes.extend(report.comparisons.notes)
     return report
+
+
+def dataset_selection(info: dict[str, Any]) -> tuple:
+    """What a log's ``dataset_hash`` covers: split, classes, variants and dataset size."""
+    return (
+        str(info.get("split")),
+        ",".join(info.get("classes") or []),
+        ",".join(info.get("variants") or []),
+        info.get("dataset_episodes"),
+    )
 
 
 def consistency_calibration(rows: pd.DataFrame) -> dict[str, float]:

@@ -298,3 +298,122 @@ def paired_wilcoxon(clean: Sequence[float], perturbed: Sequence[float]) -> Paire
             pvalue = float(result.pvalue)
             method = "asymptotic" if diff.size > 50 or ties_or_zeros else "exact"
     return PairedTest(diff.size, n_nonzero, mean_diff, float(result.statistic), pvalue, method)
+
+
+# --------------------------------------------------------------------------- model-vs-model tests
+
+
+@dataclass(frozen=True)
+class SignedRankTest:
+    """Exact paired signed-rank test of per-unit differences (b − a), conditional on ties and zeros."""
+
+    n_pairs: int
+    n_nonzero: int
+    n_positive: int  # units where b > a
+    n_negative: int
+    mean_difference: float
+    statistic: float  # W+ (sum of the ranks of the positive differences)
+    pvalue: float
+    note: str = ""
+
+
+def exact_signed_rank(diff: Sequence[float] | np.ndarray) -> SignedRankTest:
+    """Two-sided exact sign-flip test of the Wilcoxon statistic W+ over the nonzero differences.
+
+    Zeros are dropped and tied |differences| get mid-ranks (scipy's ``zero_method="wilcox"``);
+    under H0 every sign pattern of the k nonzero differences is equally likely, so the null of W+
+    is the distribution of Σ s_i r_i over s ∈ {0,1}^k. This is the null scipy's ``wilcoxon``
+    enumerates with ``method="permutation"`` (2^k Python calls, unusable beyond ~13 seeds); it is
+    computed here by dynamic programming over doubled (integer) mid-ranks, exact for any k — which
+    no scipy function does for tied data, hence hand-written. Equal to :func:`signflip_pvalue`
+    (tested). Fewer than two units: NaN (no test); all differences zero: p = 1.
+    """
+    d = np.asarray(diff, dtype=float)
+    d = d[np.isfinite(d)]
+    n, nonzero = d.size, d[d != 0]
+    k = nonzero.size
+    pos, neg = int((nonzero > 0).sum()), int((nonzero < 0).sum())
+    mean = float(d.mean()) if n else math.nan
+    if n < 2:
+        return SignedRankTest(n, k, pos, neg, mean, math.nan, math.nan, "fewer than 2 paired units")
+    if k == 0:
+        return SignedRankTest(n, 0, 0, 0, mean, 0.0, 1.0, "all differences are zero")
+    doubled = np.rint(2 * scipy_stats.rankdata(np.abs(nonzero))).astype(int)  # mid-ranks are k/2
+    observed = int(doubled[nonzero > 0].sum())
+    null = np.zeros(int(doubled.sum()) + 1)
+    null[0] = 1.0
+    for r in doubled:  # P(Σ) after one more fair sign: half keep, half shift by r
+        shifted = np.zeros_like(null)
+        shifted[r:] = null[:-r]
+        null = (null + shifted) / 2.0
+    less, greater = float(null[: observed + 1].sum()), float(null[observed:].sum())
+    pvalue = min(1.0, 2.0 * min(less, greater))
+    return SignedRankTest(n, k, pos, neg, mean, observed / 2.0, pvalue)
+
+
+def mcnemar_exact(a_only: int, b_only: int) -> float:
+    """Exact (binomial) McNemar p-value from the discordant pairs: a right & b wrong vs the reverse.
+
+    ``scipy.stats.binomtest(b_only, a_only + b_only, 0.5)``, two-sided; no discordant pair: p = 1.
+    """
+    total = a_only + b_only
+    if total == 0:
+        return 1.0
+    return float(scipy_stats.binomtest(b_only, total, 0.5).pvalue)
+
+
+def multinomial_weights(n_clusters: int, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """Cluster-bootstrap draw counts, shape (n_boot, n_clusters): the same law as
+    :func:`resample_weights`, counted with one ``bincount`` (fast enough to draw per pair)."""
+    draws = rng.integers(0, n_clusters, size=(n_boot, n_clusters))
+    flat = (np.arange(n_boot)[:, None] * n_clusters + draws).ravel()
+    return np.bincount(flat, minlength=n_boot * n_clusters).reshape(n_boot, n_clusters).astype(float)
+
+
+def difference_from_sums(
+    sums_a: tuple[np.ndarray, np.ndarray],
+    sums_b: tuple[np.ndarray, np.ndarray],
+    weights: np.ndarray | None,
+    level: float = 0.95,
+) -> Estimate:
+    """(Σnum_b/Σden_b) − (Σnum_a/Σden_a) from per-cluster (numerator, denominator) sums, with the
+    percentile CI over resamples ``weights`` (n_boot × clusters) in which both are defined. Both
+    ratios are recomputed on the same draw: a paired bootstrap. Fewer than two clusters with a
+    positive denominator: no interval."""
+    (num_a, den_a), (num_b, den_b) = sums_a, sums_b
+    total_a, total_b = float(den_a.sum()), float(den_b.sum())
+    if total_a <= 0 or total_b <= 0:
+        return Estimate(math.nan, math.nan, math.nan)
+    point = float(num_b.sum()) / total_b - float(num_a.sum()) / total_a
+    if weights is None or np.count_nonzero((den_a > 0) | (den_b > 0)) < 2:
+        return Estimate(point, math.nan, math.nan)
+    wa, wb = weights @ den_a, weights @ den_b
+    defined = (wa > 0) & (wb > 0)
+    boot = (weights @ num_b)[defined] / wb[defined] - (weights @ num_a)[defined] / wa[defined]
+    if boot.size == 0:
+        return Estimate(point, math.nan, math.nan)
+    alpha = (1.0 - level) / 2.0
+    low, high = np.quantile(boot, [alpha, 1.0 - alpha])
+    return Estimate(point, float(low), float(high))
+
+
+def paired_ratio_difference(
+    clusters: np.ndarray,
+    a: Ratio,
+    b: Ratio,
+    n_boot: int,
+    rng: np.random.Generator,
+    level: float = 0.95,
+) -> Estimate:
+    """(Σnum_b/Σden_b) − (Σnum_a/Σden_a) on the same episodes, with a paired cluster-bootstrap CI
+    (:func:`difference_from_sums` over ``n_boot`` resamples of ``clusters``)."""
+    labels, index = np.unique(np.asarray(clusters).astype(str), return_inverse=True)
+
+    def sums(ratio: Ratio) -> tuple[np.ndarray, np.ndarray]:
+        return (
+            np.bincount(index, weights=ratio.numerator, minlength=len(labels)),
+            np.bincount(index, weights=ratio.denominator, minlength=len(labels)),
+        )
+
+    weights = multinomial_weights(len(labels), n_boot, rng) if n_boot > 0 and len(labels) else None
+    return difference_from_sums(sums(a), sums(b), weights, level)
