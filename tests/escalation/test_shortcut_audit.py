@@ -156,3 +156,16 @@ def test_every_content_free_policy_meets_the_bounds_dev_and_leave_one_seed_out()
     results = full_audit()
     assert {r.fit for r in results if r.family == "surface"} == {"dev", "loso"}
     assert not breaches(results), summary_table(results) + "\n" + "\n".join(breaches(results))
+
+
+def test_every_chart_summary_carries_a_date_and_a_clock_time() -> None:
+    """Staleness is read from events, not from a summary without a time: every summary (current
+    or outdated) is stamped with a date and a time."""
+    unstamped = [
+        e.episode_id
+        for e in EPISODES
+        if not (
+            DATE.search(e.block(BlockKind.SUMMARY) or "") and CLOCK.search(e.block(BlockKind.SUMMARY) or "")
+        )
+    ]
+    assert not unstamped, unstamped

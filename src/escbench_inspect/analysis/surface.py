@@ -36,7 +36,7 @@ BLOCK_KEYS: dict[str, str] = {
 }
 HEADER_WORDS = regex.compile(r"^=== (.+) ===$", regex.MULTILINE)
 DATE = regex.compile(r"\b(20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b")
-CLOCK = regex.compile(r"(?<![\d:/.,-])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+CLOCK = regex.compile(r"(?<![\d:/.,-])([01]?\d|2[0-3]):([0-5]\d)(?!\d|:\d)")
 PUNCTUATION: dict[str, str] = {"?": "question", '"': "quote", ";": "semicolon", ",": "comma"}
 PUNCTUATION |= {"%": "percent", "(": "paren", ":": "colon", "!": "exclamation", "-": "dash"}
 # Where an absence phrase sits: the enclosing clause runs to the nearest of these on each side.
