@@ -41,8 +41,9 @@ def _rewrite(episodes: list[Episode], edit) -> list[Episode]:
     return out
 
 
-def _recall(results: list[PolicyResult], variant: str) -> float:
-    return max(r.variant_recall[variant] for r in results if r.variant_recall)
+def _found(results: list[PolicyResult], variant: str) -> float:
+    """The best F1 with which any policy singles out ``variant``."""
+    return max(r.variant_f1(variant) for r in results)
 
 
 def _planted_audit(episodes: list[Episode], group: str | None, weak: bool = False) -> list[PolicyResult]:
@@ -72,8 +73,8 @@ def test_planted_summary_timing_leak_is_caught() -> None:
     control = _planted_audit(neutral, "dates and clock times")
     planted = _planted_audit(_rewrite(neutral, plant), "dates and clock times")
     assert not breaches(control)
-    assert _recall(control, "stale") < 0.5
-    assert _recall(planted, "stale") >= 0.9 and _recall(planted, "late_risk") >= 0.9
+    assert _found(control, "stale") < 0.5
+    assert _found(planted, "stale") >= 0.9 and _found(planted, "late_risk") >= 0.9
     assert breaches(planted)
 
 
@@ -94,8 +95,8 @@ def test_planted_absence_form_leak_is_caught() -> None:
     control = _planted_audit(neutral, "absence form and position")
     planted = _planted_audit(_rewrite(neutral, plant), "absence form and position")
     assert not breaches(control)
-    assert _recall(control, "missing") < 0.5
-    assert _recall(planted, "missing") >= 0.9
+    assert _found(control, "missing") < 0.5
+    assert _found(planted, "missing") >= 0.9
     assert breaches(planted)
 
 
@@ -118,7 +119,7 @@ def test_planted_late_message_punctuation_leak_is_caught() -> None:
     control = _planted_audit(neutral, "late-message form")
     planted = _planted_audit(_rewrite(neutral, plant), "late-message form")
     assert not breaches(control)
-    assert _recall(planted, "late_risk") >= 0.9
+    assert _found(planted, "late_risk") >= 0.9
     assert breaches(planted)
 
 
@@ -134,8 +135,8 @@ def test_planted_variant_word_is_caught_by_the_weak_reading() -> None:
     planted_episodes = _rewrite(neutral, plant)
     control = [r for r in _planted_audit(neutral, None, weak=True) if r.family == "weak_reading"]
     planted = [r for r in _planted_audit(planted_episodes, None, weak=True) if r.family == "weak_reading"]
-    assert _recall(control, "late_risk") < 0.5
-    assert _recall(planted, "late_risk") >= 0.9
+    assert _found(control, "late_risk") < 0.5
+    assert _found(planted, "late_risk") >= 0.8
     assert breaches(planted, families=("weak_reading",))
     top = [token for token, _, _ in signal_words(planted_episodes)["late_risk"]]
     assert top[0] == "late:now"
@@ -151,6 +152,7 @@ def test_surface_features_read_dates_times_punctuation_and_absence_position() ->
     assert features["abs:count"] >= 1  # every episode carries at least one blank
 
 
+@pytest.mark.slow  # forty refits per policy: minutes on a shared 2-core machine
 @pytest.mark.skipif(not FULL_CORPUS, reason="full 40-seed corpus not present")
 def test_every_content_free_policy_meets_the_bounds_dev_and_leave_one_seed_out() -> None:
     results = full_audit()

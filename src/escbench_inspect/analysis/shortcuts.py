@@ -287,6 +287,14 @@ class PolicyResult:
     variant_identification: float | None = None
     fit: str = "dev"  # dev: fitted on the dev split; loso: leave-one-seed-out over all seeds
     variant_recall: dict[str, float] | None = None  # per variant, where variants are predicted
+    variant_precision: dict[str, float] | None = None
+
+    def variant_f1(self, variant: str) -> float:
+        """How well this policy singles out one variant (0 when it never predicts it)."""
+        if not self.variant_recall or not self.variant_precision:
+            return 0.0
+        r, p = self.variant_recall[variant], self.variant_precision[variant]
+        return 2 * p * r / (p + r) if p + r else 0.0
 
 
 @dataclass(frozen=True)
@@ -342,11 +350,15 @@ def score_actions(
     fn = int((~escalated & required).sum())
     tn = int((~escalated & ~required).sum())
     fp = int((escalated & ~required).sum())
-    identified, recall = None, None
+    identified, recall, precision = None, None, None
     if variants is not None:
         predicted = np.asarray(variants)
         identified = float(np.mean(predicted == data.variants))
         recall = {v: float(np.mean(predicted[data.variants == v] == v)) for v in VARIANTS}
+        precision = {
+            v: float(np.mean(data.variants[predicted == v] == v)) if (predicted == v).any() else 0.0
+            for v in VARIANTS
+        }
     return PolicyResult(
         policy=name,
         family=family,
@@ -360,6 +372,7 @@ def score_actions(
         variant_identification=identified,
         fit=fit,
         variant_recall=recall,
+        variant_precision=precision,
     )
 
 
@@ -663,15 +676,15 @@ def breaches(results: Sequence[PolicyResult], families: Sequence[str] = BOUNDED_
 def render_markdown(results: Sequence[PolicyResult]) -> str:
     lines = [
         "| content-free policy | fit | accuracy | sensitivity | specificity "
-        "| utility 5:1 | variant identified | best-found variant |",
+        "| utility 5:1 | variant identified | most singled-out variant (F1) |",
         "|---|---|---:|---:|---:|---:|---:|---|",
     ]
     for r in results:
         ident = "—" if r.variant_identification is None else f"{r.variant_identification:.2f}"
         best = "—"
         if r.variant_recall:
-            variant = max(r.variant_recall, key=lambda v: r.variant_recall[v])
-            best = f"{variant} {r.variant_recall[variant]:.2f}"
+            variant = max(VARIANTS, key=r.variant_f1)
+            best = f"{variant} {r.variant_f1(variant):.2f}"
         lines.append(
             f"| {r.policy} | {r.fit} | {r.accuracy:.3f} | {r.sensitivity:.2f} | {r.specificity:.2f} | "
             f"{r.utility_5:+.3f} | {ident} | {best} |"
