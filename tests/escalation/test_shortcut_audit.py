@@ -133,8 +133,8 @@ def test_planted_variant_word_is_caught_by_the_weak_reading() -> None:
         return text
 
     planted_episodes = _rewrite(neutral, plant)
-    control = [r for r in _planted_audit(neutral, None, weak=True) if r.family == "weak_reading"]
-    planted = [r for r in _planted_audit(planted_episodes, None, weak=True) if r.family == "weak_reading"]
+    control = _planted_audit(neutral, None, weak=True)
+    planted = _planted_audit(planted_episodes, None, weak=True)
     assert _found(control, "late_risk") < 0.5
     assert _found(planted, "late_risk") >= 0.8
     assert breaches(planted, families=("weak_reading",))

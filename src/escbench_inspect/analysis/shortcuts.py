@@ -238,8 +238,12 @@ class NaiveBayes:
         per_class = np.vstack(
             [np.asarray(counts[index == c].sum(axis=0)).ravel() for c in range(len(self.classes_))]
         )
-        smoothed = per_class + self.alpha
-        self.log_p_ = np.log(smoothed / smoothed.sum(axis=1, keepdims=True))
+        # The vocabulary is the training episodes' own: a token never seen in training carries no
+        # evidence (left in, its smoothed mass would favour the rarest class on a held-out seed).
+        seen = per_class.sum(axis=0) > 0
+        smoothed = per_class[:, seen] + self.alpha
+        self.log_p_ = np.zeros_like(per_class, dtype=float)
+        self.log_p_[:, seen] = np.log(smoothed / smoothed.sum(axis=1, keepdims=True))
         return self
 
     def _counts(self, texts: Sequence[str]) -> np.ndarray:
