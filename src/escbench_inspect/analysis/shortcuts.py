@@ -707,7 +707,6 @@ def summary_table(results: Sequence[PolicyResult]) -> str:
         f"| bounds | — | ≤ {max(r.accuracy for r in constant) + ACCURACY_MARGIN:.3f} | "
         f"≤ {max(r.utility_5 for r in constant) + UTILITY_MARGIN:+.3f} | ≤ {VARIANT_BOUND:.2f} |",
     ]
-    labels = {"layout": "layout (previous audit)", "weak_reading": "bag of words / bigrams (weak reading)"}
     keys = sorted(
         {
             (r.family, r.policy.split(",")[0].split(" → ")[0], r.fit)
@@ -723,7 +722,8 @@ def summary_table(results: Sequence[PolicyResult]) -> str:
             if r.family == family and r.fit == fit and r.policy.split(",")[0].split(" → ")[0] == group
         ]
         idents = [r.variant_identification for r in rows if r.variant_identification is not None]
-        name = labels.get(family, group) if family != "weak_reading" else f"{group} (weak reading)"
+        name = f"{group} (weak reading)" if family == "weak_reading" else group
+        name = f"{group} (previous audit)" if family == "layout" else name
         ident = f"{max(idents):.2f}" if idents else "—"
         accuracy, utility = max(r.accuracy for r in rows), max(r.utility_5 for r in rows)
         lines.append(f"| {name} | {fit} | {accuracy:.3f} | {utility:+.3f} | {ident} |")
