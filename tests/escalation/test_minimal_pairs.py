@@ -87,7 +87,7 @@ def test_audit_catches_a_planted_layout_shortcut() -> None:
             )
             episode = episode.model_copy(update={"blocks": blocks})
         planted.append(episode)
-    results = audit(planted)
+    results = audit(planted, fits=("dev",), groups=(), weak_reading=False)  # the layout rows
     tree = next(r for r in results if r.policy == "layout tree → action")
     best_constant = max(r.utility_5 for r in results if r.family == "constant")
     late = [e for e in planted if e.split == "test" and e.variant is Variant.LATE_RISK]
