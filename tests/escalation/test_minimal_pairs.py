@@ -18,6 +18,7 @@ from escbench_inspect.analysis.shortcuts import (
     NaiveBayes,
     audit,
     best_content_free,
+    breaches,
     default_audit,
     layout_features,
 )
@@ -58,15 +59,11 @@ def test_headers_never_name_the_variant_and_every_episode_has_all_blocks() -> No
 
 @pytest.mark.skipif(not FULL_CORPUS, reason="full 40-seed corpus not present")
 def test_layout_only_policies_are_no_better_than_a_constant_policy() -> None:
+    """Layout and surface-statistics policies fitted on dev (the leave-one-seed-out fits are in
+    test_shortcut_audit.py) stay within the bounds."""
     results = default_audit()
-    constant = [r for r in results if r.family == "constant"]
-    best_accuracy = max(r.accuracy for r in constant)
-    best_utility = max(r.utility_5 for r in constant)
-    for result in (r for r in results if r.family == "layout"):
-        assert result.accuracy <= best_accuracy + 0.10, result
-        assert result.utility_5 <= best_utility + 0.20, result
-        if result.variant_identification is not None:
-            assert result.variant_identification <= 0.40, result
+    assert {r.family for r in results} >= {"layout", "surface"}
+    assert not breaches(results), breaches(results)
 
 
 @pytest.mark.skipif(not FULL_CORPUS, reason="full 40-seed corpus not present")
@@ -90,7 +87,7 @@ def test_audit_catches_a_planted_layout_shortcut() -> None:
             )
             episode = episode.model_copy(update={"blocks": blocks})
         planted.append(episode)
-    results = audit(planted)
+    results = audit(planted, fits=("dev",), groups=(), weak_reading=False)  # the layout rows
     tree = next(r for r in results if r.policy == "layout tree → action")
     best_constant = max(r.utility_5 for r in results if r.family == "constant")
     late = [e for e in planted if e.split == "test" and e.variant is Variant.LATE_RISK]
