@@ -61,12 +61,15 @@ def score_log(
     log: EvalLog,
     scorers: Sequence[Scorer],
     model_roles: dict[str, str | Model] | None = None,
+    copy: bool = True,
 ) -> EvalLog:
     """``log`` with ``scorers`` applied (append), never resolving the evaluated model or recorded roles.
 
     The evaluated model stays named in the header and in each ``TaskState.model``; only
     ``model_roles`` (e.g. ``{"grader": …}``) are resolved. Errored samples are left unscored, as
     in the run itself (Inspect's ``score`` would score them from their partial output).
+    ``copy=False`` lets Inspect add the scores to ``log``'s own samples instead of a deep copy
+    (for a caller that owns the log and writes the result: it saves a deep copy of every sample).
     """
     from inspect_ai import score
     from inspect_ai.model import get_model
@@ -82,6 +85,7 @@ def score_log(
         model_roles=model_roles,
         action="append",
         display="none",
+        copy=copy,
     )
     scored = {(sample.id, sample.epoch): sample for sample in rescored.samples or []}
     rescored.samples = [scored.get((sample.id, sample.epoch), sample) for sample in log.samples or []]
@@ -119,7 +123,7 @@ def apply_controller(
         )
     drop_scorers(log, present)
     target = Path(out) if out else log_path
-    write_log_atomically(score_log(log, scorers), target)
+    write_log_atomically(score_log(log, scorers, copy=False), target)
     return target, names
 
 
