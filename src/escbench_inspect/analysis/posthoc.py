@@ -144,9 +144,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from escbench_inspect import progress
+
     if args.out and len(args.logs) > 1:
         raise SystemExit("escbench score: --out takes a single LOG")
-    for path in args.logs:
+    progress.enable()
+    for path in progress.steps(args.logs, "scoring logs"):
         started = time.perf_counter()
         try:
             target, names = apply_controller(path, args.controller, args.out, args.replace)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import sys
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import pydantic
 
+from escbench_inspect import progress
 from escbench_inspect.css import cache
 from escbench_inspect.css.catalog import (
     MutationError,
@@ -237,7 +238,7 @@ class ArmRecord:
 
 
 def build_plans(
-    cases: Sequence[Case], data: CssData, arms: ArmRecord | None = None
+    cases: Iterable[Case], data: CssData, arms: ArmRecord | None = None
 ) -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...]]:
     """Every (case, intervention) outcome: emitted plans and (case_id, intervention_id, reason).
 
@@ -347,7 +348,8 @@ class BuiltCorpus:
 def build_corpus(cases: Sequence[Case], data: CssData) -> BuiltCorpus:
     """Build and validate every tuple of ``cases`` (the slow step the cache saves)."""
     arms = ArmRecord()
-    plans, excluded = build_plans(cases, data, arms)
+    checked = progress.steps(cases, "building the CSS corpus (cached afterwards)", total=len(cases))
+    plans, excluded = build_plans(checked, data, arms)
     return BuiltCorpus(tuple(c.case_id for c in cases), plans, excluded, arms.questions, arms.case_json)
 
 
@@ -363,10 +365,12 @@ def corpus_key() -> str:
 @lru_cache(maxsize=1)
 def _corpus() -> BuiltCorpus:
     """The packaged corpus: from the on-disk cache, or built (and cached) on a miss."""
-    built = cache.load_or_build(
-        "css-corpus", corpus_key(), lambda: build_corpus(corpus(), packaged_data()).to_json()
-    )
-    return BuiltCorpus.from_json(built)
+
+    def build() -> dict[str, Any]:
+        progress.note(f"CSS corpus: not built for this code version; building it in {cache.cache_folder()}")
+        return build_corpus(corpus(), packaged_data()).to_json()
+
+    return BuiltCorpus.from_json(cache.load_or_build("css-corpus", corpus_key(), build))
 
 
 def _all_plans() -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...]]:
@@ -454,7 +458,7 @@ def text_audit(selection: Selection, lengths: Sequence[str] = tuple(CHART_LENGTH
     found: dict[str, Counter] = {}
     for length in lengths:
         counts: Counter = Counter()
-        for plan in plans:
+        for plan in progress.steps(plans, f"checking the {length} charts"):
             for arm in (None, plan.intervention_id):
                 sections = dict(_sections_cached(plan.case_id, arm, length))
                 counts.update({v.reason for v in chart_violations(sections, plan.cancer)})
