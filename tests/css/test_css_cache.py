@@ -141,6 +141,7 @@ def test_cached_corpus_is_a_fresh_build_of_the_current_code() -> None:
     cases = [c for c in corpus() if c.case_id in ("nsclc-001", "breast-002", "melanoma-003")]
     fresh = build_corpus(cases, packaged_data())
     assert fresh.plans, "the chosen cases must emit tuples"
+    assert cache.encode(build_corpus(cases, packaged_data()).to_json()) == cache.encode(fresh.to_json())
     assert BuiltCorpus.from_json(json.loads(json.dumps(fresh.to_json()))) == fresh
     cached = _corpus()
     ids = {c.case_id for c in cases}
