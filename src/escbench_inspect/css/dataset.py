@@ -16,6 +16,8 @@ canonical case JSON (the dataset hash), so no chart is rendered or checked until
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import os
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -345,12 +347,54 @@ class BuiltCorpus:
         )
 
 
-def build_corpus(cases: Sequence[Case], data: CssData) -> BuiltCorpus:
+def build_corpus(cases: Sequence[Case], data: CssData, show_progress: bool = True) -> BuiltCorpus:
     """Build and validate every tuple of ``cases`` (the slow step the cache saves)."""
     arms = ArmRecord()
-    checked = progress.steps(cases, "building the CSS corpus (cached afterwards)", total=len(cases))
+    checked = progress.steps(cases, BUILD_STEP, total=len(cases)) if show_progress else cases
     plans, excluded = build_plans(checked, data, arms)
     return BuiltCorpus(tuple(c.case_id for c in cases), plans, excluded, arms.questions, arms.case_json)
+
+
+BUILD_STEP = "building the CSS corpus (cached afterwards)"
+CASES_PER_CHUNK = 10
+MAX_BUILD_WORKERS = 8
+
+
+def _build_packaged_chunk(case_ids: list[str]) -> dict[str, Any]:
+    """One worker's share of :func:`build_packaged_corpus`: these cases of the packaged corpus."""
+    return build_corpus([_case(i) for i in case_ids], packaged_data(), show_progress=False).to_json()
+
+
+def build_packaged_corpus(workers: int | None = None) -> dict[str, Any]:
+    """The packaged corpus built in ``workers`` processes (default: one per core, at most 8).
+
+    Cases are independent, so chunks of cases are built apart and joined in corpus order: the result
+    is the serial :func:`build_corpus` (a test checks it). A machine where processes cannot be started
+    (a daemonic worker, a sandbox) gets the serial build.
+    """
+    ids = [case.case_id for case in corpus()]
+    workers = min(MAX_BUILD_WORKERS, os.cpu_count() or 1) if workers is None else workers
+    if workers > 1 and not multiprocessing.current_process().daemon:
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        chunks = [ids[i : i + CASES_PER_CHUNK] for i in range(0, len(ids), CASES_PER_CHUNK)]
+        # spawn, not fork: the caller may be an eval with threads running
+        context = multiprocessing.get_context("spawn")
+        try:
+            with ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context) as pool:
+                parts = list(progress.steps(pool.map(_build_packaged_chunk, chunks), BUILD_STEP, len(chunks)))
+        except (OSError, BrokenProcessPool):
+            pass
+        else:
+            return {
+                "case_ids": ids,
+                "plans": [plan for part in parts for plan in part["plans"]],
+                "excluded": [item for part in parts for item in part["excluded"]],
+                "questions": {k: v for part in parts for k, v in part["questions"].items()},
+                "case_json": {k: v for part in parts for k, v in part["case_json"].items()},
+            }
+    return build_corpus(corpus(), packaged_data()).to_json()
 
 
 @lru_cache(maxsize=1)
@@ -368,7 +412,7 @@ def _corpus() -> BuiltCorpus:
 
     def build() -> dict[str, Any]:
         progress.note(f"CSS corpus: not built for this code version; building it in {cache.cache_folder()}")
-        return build_corpus(corpus(), packaged_data()).to_json()
+        return build_packaged_corpus()
 
     return BuiltCorpus.from_json(cache.load_or_build("css-corpus", corpus_key(), build))
 
