@@ -3,13 +3,15 @@
 Usage: ``python benchmarks/score_speed.py [LOG.eval] [--repeats 3]`` — without a log, a scripted
 answer-biased mockllm run of all 400 episodes (split=all) is made first in a temporary directory.
 Both commands run in fresh processes, alternately (tune, score, tune, score, …), so machine load
-drifts hit both; the script prints each median and the median of the paired ratios score / tune.
+drifts hit both; the script prints each median, wall and CPU (user + sys), and the medians of the
+paired ratios score / tune (CPU time is the steadier figure on a shared machine).
 ``escbench score`` writes to ``--out`` in a temporary directory, so the input log is never touched.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import subprocess
 import sys
@@ -20,10 +22,14 @@ from pathlib import Path
 ESCBENCH = [sys.executable, "-m", "escbench_inspect.cli"]
 
 
-def timed(args: list[str]) -> float:
+def timed(args: list[str]) -> tuple[float, float]:
+    """Wall and CPU (user + sys) seconds of a fresh ``escbench`` process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([*ESCBENCH, *args], check=True, capture_output=True, text=True)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -40,17 +46,23 @@ def main() -> None:
         log = make_scripted_log(work / "logs", split="all")
     controller = work / "controller.json"
     timed(["tune", str(log), "--out", str(controller)])  # the controller to apply; also a warm-up
-    tune, score = [], []
+    tune: list[tuple[float, float]] = []
+    score: list[tuple[float, float]] = []
     for repeat in range(args.repeats):
         tune.append(timed(["tune", str(log), "--out", str(work / f"tuned-{repeat}.json")]))
         out = work / f"scored-{repeat}.eval"
         score.append(timed(["score", str(log), "--controller", str(controller), "--out", str(out)]))
-        print(f"repeat {repeat + 1}: tune {tune[-1]:.2f} s, score {score[-1]:.2f} s", flush=True)
-    ratio = statistics.median(s / t for s, t in zip(score, tune, strict=True))
+        (tw, tc), (sw, sc) = tune[-1], score[-1]
+        print(f"repeat {repeat + 1}: tune {tw:.2f} s wall / {tc:.2f} s cpu, score {sw:.2f} s / {sc:.2f} s")
     print(f"log: {log}")
-    print(f"escbench tune median wall:  {statistics.median(tune):.2f} s")
-    print(f"escbench score median wall: {statistics.median(score):.2f} s")
-    print(f"ratio score / tune (median of paired ratios): {ratio:.3f}  (goal <= 1.5)")
+    for index, label in ((0, "wall"), (1, "cpu")):
+        t = [pair[index] for pair in tune]
+        s = [pair[index] for pair in score]
+        ratio = statistics.median(b / a for a, b in zip(t, s, strict=True))
+        print(
+            f"{label}: escbench tune median {statistics.median(t):.2f} s, escbench score median "
+            f"{statistics.median(s):.2f} s, ratio score / tune {ratio:.3f} (median of pairs; goal <= 1.5)"
+        )
 
 
 if __name__ == "__main__":
