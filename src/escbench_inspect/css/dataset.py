@@ -46,7 +46,6 @@ from escbench_inspect.css.generator import corpus
 from escbench_inspect.css.render import CHART_LENGTHS, ChartRenderer, render_sections
 from escbench_inspect.css.schema import Case
 from escbench_inspect.integrity import canonical_json
-from escbench_inspect.params import TaskParameterError
 
 if TYPE_CHECKING:
     from inspect_ai.dataset import MemoryDataset
@@ -116,6 +115,9 @@ def validate_params(
     chart_length: str = "short",
 ) -> Selection:
     """Check the task's dataset parameters; errors list the accepted values."""
+    # imported here: ``params`` pulls in Inspect, which the corpus build workers do not need
+    from escbench_inspect.params import TaskParameterError
+
     catalog = _interventions()
     fam = _as_list(families)
     if fam is None:
