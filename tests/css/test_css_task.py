@@ -12,6 +12,7 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
 
 from escbench_inspect.css.catalog import catalog_sha256
+from escbench_inspect.css.dataset import corpus_key
 from escbench_inspect.css.task import css_task
 from escbench_inspect.params import TaskParameterError
 from escbench_inspect.testing.css import Grader, Recommender
@@ -41,6 +42,7 @@ def test_run_succeeds_with_provenance(run) -> None:
     meta = log.eval.metadata
     assert meta["css_catalog_sha256"] == catalog_sha256()
     assert len(meta["css_dataset_sha256"]) == 64 and meta["escbench_version"]
+    assert meta["css_source_sha256"] == corpus_key()  # the key of the corpus cache the run loaded
     assert meta["css_catalog_version"] == "2.0.0" and meta["allow_self_judge"] is False
 
 

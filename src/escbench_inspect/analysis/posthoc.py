@@ -62,12 +62,15 @@ def score_log(
     log: EvalLog,
     scorers: Sequence[Scorer],
     model_roles: dict[str, str | Model] | None = None,
+    copy: bool = True,
 ) -> EvalLog:
     """``log`` with ``scorers`` applied (append), never resolving the evaluated model or recorded roles.
 
     The evaluated model stays named in the header and in each ``TaskState.model``; only
     ``model_roles`` (e.g. ``{"grader": …}``) are resolved. Errored samples are left unscored, as
     in the run itself (Inspect's ``score`` would score them from their partial output).
+    ``copy=False`` lets Inspect add the scores to ``log``'s own samples instead of a deep copy
+    (for a caller that owns the log and writes the result: it saves a deep copy of every sample).
     """
     from inspect_ai import score
     from inspect_ai.model import get_model
@@ -83,6 +86,7 @@ def score_log(
         model_roles=model_roles,
         action="append",
         display="none",
+        copy=copy,
     )
     scored = {(sample.id, sample.epoch): sample for sample in rescored.samples or []}
     rescored.samples = [scored.get((sample.id, sample.epoch), sample) for sample in log.samples or []]
@@ -123,7 +127,7 @@ def apply_controller(
     # controllers' detector_failed counts instead of the model's accuracy
     log.eval.headline_metric = log.eval.headline_metric or HEADLINE
     target = Path(out) if out else log_path
-    write_log_atomically(score_log(log, scorers), target)
+    write_log_atomically(score_log(log, scorers, copy=False), target)
     return target, names
 
 
@@ -144,9 +148,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from escbench_inspect import progress
+
     if args.out and len(args.logs) > 1:
         raise SystemExit("escbench score: --out takes a single LOG")
-    for path in args.logs:
+    progress.enable()
+    for path in progress.steps(args.logs, "scoring logs"):
         started = time.perf_counter()
         try:
             target, names = apply_controller(path, args.controller, args.out, args.replace)

@@ -22,6 +22,7 @@ import json
 import time
 from pathlib import Path
 
+from escbench_inspect import progress
 from escbench_inspect.analysis.markdown import render_markdown, report_numbers
 from escbench_inspect.analysis.results import (
     ERRORED_POLICIES,
@@ -61,10 +62,12 @@ def write_report(report: Report, out_dir: Path, figures: bool = True, html: bool
     if figures and report.groups:
         from escbench_inspect.analysis.figures import write_figures
 
+        progress.note(f"drawing the figures into {out_dir}")
         report.figures = write_figures(report, out_dir)
         written += [out_dir / p for p in report.figures.values()]
     report.sections = sections = [
-        _load_hook(SECTION_HOOKS[benchmark])(paths, out_dir) for benchmark, paths in report.hooked.items()
+        _load_hook(SECTION_HOOKS[benchmark])(paths, out_dir)
+        for benchmark, paths in progress.steps(list(report.hooked.items()), "other benchmarks' sections")
     ]
     for filename, attribute in TABLE_FILES.items():
         path = out_dir / filename
@@ -164,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
         except LabelsFileError as error:
             print(f"escbench report: {error}")
             return 2
+    progress.enable()
     options = ReportOptions(
         split=args.split,
         seed=args.seed,

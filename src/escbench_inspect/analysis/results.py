@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from escbench_inspect import progress
 from escbench_inspect.analysis.compare import Comparisons, compare_models
 from escbench_inspect.analysis.logs import ERROR_ACTION, MODEL_ACTION, LoadedLogs, load_decisions
 from escbench_inspect.analysis.stats import (
@@ -187,6 +188,7 @@ def ratios(rows: pd.DataFrame) -> dict[str, Ratio]:
 
 def build_report(inputs: list[str], options: ReportOptions) -> Report:
     """Read the logs and compute every table, curve and test (no files written)."""
+    progress.note(f"reading the decisions in {len(inputs)} input(s)")
     loaded = load_decisions(inputs)
     notes = list(loaded.notes)
     decisions = loaded.decisions
@@ -213,7 +215,7 @@ def build_report(inputs: list[str], options: ReportOptions) -> Report:
     count_rows, t1_rows, t2_rows, t3_rows, cal_rows, late_rows = [], [], [], [], [], []
     reliability: dict[tuple[str, str, str], Calibration] = {}
     curves: dict[tuple[str, str, str], RiskCoverage] = {}
-    for key in groups:
+    for key in progress.steps(groups, "statistics per model, prompt and controller"):
         model, prompt, controller = key
         label = dict(zip(GROUP, key, strict=True))
         everything = decisions[(decisions[GROUP] == key).all(axis=1)]

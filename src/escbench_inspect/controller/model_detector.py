@@ -14,6 +14,7 @@ Bind the role with ``--model-role detector=provider/model`` (Python: ``model_rol
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import weakref
@@ -30,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from escbench.metrics import count
 from escbench_inspect.controller.detectors import (
     DETECTORS,
+    Detection,
     DetectorName,
     detect,
     sample_text,
@@ -164,12 +166,19 @@ async def model_detect(text: str) -> ModelDetection:
         return result
 
 
+@functools.lru_cache(maxsize=1024)
+def rule_detection(text: str) -> Detection:
+    """``detect(text)`` once per text per process: the controllers applied to a sample (full,
+    workflow_only, confidence_only) and the epochs of an episode share one detection."""
+    return detect(text)
+
+
 async def combined_flags(text: str, source: DetectorSource) -> tuple[dict[str, bool] | None, dict]:
     """C/M/H from the rules, the detector model, or both (a flag is set when either sets it).
 
     Returns ``(None, metadata)`` when the model was needed and failed.
     """
-    rule = detect(text) if source in ("rule", "both") else None
+    rule = rule_detection(text) if source in ("rule", "both") else None
     meta: dict = {"detectors": source}
     if rule is not None:
         meta["rule_flags"] = rule.flags

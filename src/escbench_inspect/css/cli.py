@@ -78,8 +78,10 @@ def run_counts(args: argparse.Namespace) -> int:
 
 
 def run_audit(args: argparse.Namespace) -> int:
+    from escbench_inspect import progress
     from escbench_inspect.css.dataset import exclusions, text_audit, validate_params
 
+    progress.enable()
     selection = validate_params()
     text_excluded = Counter(r for _, _, r in exclusions(selection) if r.startswith("chart:"))
     print(f"tuples excluded by the text-level validator (any length): {sum(text_excluded.values())}")

@@ -5,16 +5,31 @@ emitted tuple with its baseline and mutated chart sections, so counterfactuals c
 without running a model. Samples carry only identifiers and judge references in their metadata;
 the charts are regenerated on demand by :func:`chart_sections` (deterministic), which is also the
 hook for tool-using variants (``read_chart_section``).
+
+Building the tuples validates every chart at every length (tens of seconds); that happens once per
+version of the ``css`` package's code and data, in :func:`build_corpus`, and the result is cached on
+disk (:mod:`escbench_inspect.css.cache`, keyed by :func:`corpus_key`). Loading a task reads the
+cache: plans, exclusions, the tumor-board question of each chart (the sample input) and each arm's
+canonical case JSON (the dataset hash), so no chart is rendered or checked until a sample runs.
 """
 
 from __future__ import annotations
 
+import hashlib
+import multiprocessing
+import os
+import sys
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pydantic
+
+from escbench_inspect import progress
+from escbench_inspect.css import cache
 from escbench_inspect.css.catalog import (
     MutationError,
     applies,
@@ -30,13 +45,13 @@ from escbench_inspect.css.data import CssData, packaged_data
 from escbench_inspect.css.generator import corpus
 from escbench_inspect.css.render import CHART_LENGTHS, ChartRenderer, render_sections
 from escbench_inspect.css.schema import Case
-from escbench_inspect.integrity import content_hash
-from escbench_inspect.params import TaskParameterError
+from escbench_inspect.integrity import canonical_json
 
 if TYPE_CHECKING:
     from inspect_ai.dataset import MemoryDataset
 
 FAMILIES: tuple[str, ...] = ("A", "B", "C", "D", "E")
+QUESTION_SECTION = "tumor_board_question"
 
 
 @dataclass(frozen=True)
@@ -100,6 +115,9 @@ def validate_params(
     chart_length: str = "short",
 ) -> Selection:
     """Check the task's dataset parameters; errors list the accepted values."""
+    # imported here: ``params`` pulls in Inspect, which the corpus build workers do not need
+    from escbench_inspect.params import TaskParameterError
+
     catalog = _interventions()
     fam = _as_list(families)
     if fam is None:
@@ -126,7 +144,7 @@ def validate_params(
         chosen = [iv_id for iv_id in catalog if iv_id in chosen and catalog[iv_id].family in fam]
         if not chosen:
             raise TaskParameterError("interventions", ivs, f"interventions of the selected families {fam}")
-    all_ids = [case.case_id for case in corpus()]
+    all_ids = list(_corpus().case_ids)
     if cases is None:
         case_ids = all_ids
     elif isinstance(cases, int) or (isinstance(cases, str) and cases.strip().isdigit()):
@@ -188,29 +206,58 @@ def change_summary(baseline: Case, mutated: Case) -> str:
     return "; ".join(parts)
 
 
-def chart_text_problem(case: Case, data: CssData) -> str | None:
-    """First text-level violation of ``case``'s chart at any chart length, as ``chart:<reason>``."""
+def chart_text_problem(
+    case: Case, data: CssData, rendered: dict[str, dict[str, str]] | None = None
+) -> str | None:
+    """First text-level violation of ``case``'s chart at any chart length, as ``chart:<reason>``.
+
+    ``rendered`` (if given) receives the sections of every length checked, keyed by length.
+    """
     for length in CHART_LENGTHS:
-        violations = chart_violations(render_sections(case, length, data), case.cancer, data)
+        sections = render_sections(case, length, data)
+        if rendered is not None:
+            rendered[length] = sections
+        violations = chart_violations(sections, case.cancer, data)
         if violations:
             return f"chart:{violations[0].reason}"
     return None
 
 
+def arm_key(case_id: str, intervention_id: str | None) -> str:
+    """``case_id`` for a baseline chart, ``case_id__intervention_id`` for a mutated one."""
+    return case_id if intervention_id is None else f"{case_id}__{intervention_id}"
+
+
+@dataclass
+class ArmRecord:
+    """What :func:`build_plans` keeps of each checked chart for the cache (optional collector)."""
+
+    questions: dict[str, dict[str, str]] = field(default_factory=dict)  # arm -> length -> question
+    case_json: dict[str, str] = field(default_factory=dict)  # arm -> canonical JSON of the case
+
+    def add(self, case: Case, intervention_id: str | None, rendered: dict[str, dict[str, str]]) -> None:
+        key = arm_key(case.case_id, intervention_id)
+        self.questions[key] = {length: s[QUESTION_SECTION] for length, s in rendered.items()}
+        self.case_json[key] = canonical_json(case.model_dump(mode="json"))
+
+
 def build_plans(
-    cases: Sequence[Case], data: CssData
+    cases: Iterable[Case], data: CssData, arms: ArmRecord | None = None
 ) -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...]]:
     """Every (case, intervention) outcome: emitted plans and (case_id, intervention_id, reason).
 
     A tuple is emitted only if the mutation applies, the mutated case is coherent, the consensus
     changes, the change reflects the pre-registered direction, and both arms' charts pass the
-    text-level validator at every chart length.
+    text-level validator at every chart length. ``arms`` (if given) collects both arms' question
+    sections and case JSON of every emitted tuple, from the charts rendered for the check.
     """
     plans: list[TuplePlan] = []
     excluded: list[tuple[str, str, str]] = []
     for case in cases:
         base_items = consensus_items(case, data)
-        base_text_problem = chart_text_problem(case, data)
+        base_rendered: dict[str, dict[str, str]] = {}
+        base_text_problem = chart_text_problem(case, data, base_rendered)
+        base_recorded = False
         for iv in data.catalog.interventions:
             if not applies(iv, case, data):
                 continue
@@ -234,10 +281,16 @@ def build_plans(
             if not direction_in_reference(iv, case, mutated, added, removed):
                 excluded.append((case.case_id, iv.id, "direction_not_in_reference"))
                 continue
-            text_problem = base_text_problem or chart_text_problem(mutated, data)
+            rendered: dict[str, dict[str, str]] = {}
+            text_problem = base_text_problem or chart_text_problem(mutated, data, rendered)
             if text_problem:
                 excluded.append((case.case_id, iv.id, text_problem))
                 continue
+            if arms is not None:
+                arms.add(mutated, iv.id, rendered)
+                if not base_recorded:
+                    arms.add(case, None, base_rendered)
+                    base_recorded = True
             plans.append(
                 TuplePlan(
                     case_id=case.case_id,
@@ -255,10 +308,121 @@ def build_plans(
     return tuple(plans), tuple(excluded)
 
 
+@dataclass(frozen=True)
+class BuiltCorpus:
+    """The packaged corpus as built and validated: what loading a task needs, without rendering."""
+
+    case_ids: tuple[str, ...]
+    plans: tuple[TuplePlan, ...]
+    excluded: tuple[tuple[str, str, str], ...]
+    questions: dict[str, dict[str, str]]  # arm_key -> chart length -> tumor-board question section
+    case_json: dict[str, str]  # arm_key -> canonical JSON of that arm's case
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "case_ids": list(self.case_ids),
+            "plans": [asdict(p) for p in self.plans],
+            "excluded": [list(e) for e in self.excluded],
+            "questions": self.questions,
+            "case_json": self.case_json,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BuiltCorpus:
+        plans = tuple(
+            TuplePlan(
+                **{
+                    **p,
+                    "consensus_baseline": tuple(p["consensus_baseline"]),
+                    "consensus_added": tuple(p["consensus_added"]),
+                    "consensus_removed": tuple(p["consensus_removed"]),
+                }
+            )
+            for p in data["plans"]
+        )
+        return cls(
+            case_ids=tuple(data["case_ids"]),
+            plans=plans,
+            excluded=tuple(tuple(e) for e in data["excluded"]),  # type: ignore[misc]
+            questions=data["questions"],
+            case_json=data["case_json"],
+        )
+
+
+def build_corpus(cases: Sequence[Case], data: CssData, show_progress: bool = True) -> BuiltCorpus:
+    """Build and validate every tuple of ``cases`` (the slow step the cache saves)."""
+    arms = ArmRecord()
+    checked = progress.steps(cases, BUILD_STEP, total=len(cases)) if show_progress else cases
+    plans, excluded = build_plans(checked, data, arms)
+    return BuiltCorpus(tuple(c.case_id for c in cases), plans, excluded, arms.questions, arms.case_json)
+
+
+BUILD_STEP = "building the CSS corpus (cached afterwards)"
+CASES_PER_CHUNK = 10
+MAX_BUILD_WORKERS = 8
+
+
+def _build_packaged_chunk(case_ids: list[str]) -> dict[str, Any]:
+    """One worker's share of :func:`build_packaged_corpus`: these cases of the packaged corpus."""
+    return build_corpus([_case(i) for i in case_ids], packaged_data(), show_progress=False).to_json()
+
+
+def build_packaged_corpus(workers: int | None = None) -> dict[str, Any]:
+    """The packaged corpus built in ``workers`` processes (default: one per core, at most 8).
+
+    Cases are independent, so chunks of cases are built apart and joined in corpus order: the result
+    is the serial :func:`build_corpus` (a test checks it). A machine where processes cannot be started
+    (a daemonic worker, a sandbox) gets the serial build.
+    """
+    ids = [case.case_id for case in corpus()]
+    workers = min(MAX_BUILD_WORKERS, os.cpu_count() or 1) if workers is None else workers
+    if workers > 1 and not multiprocessing.current_process().daemon:
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        chunks = [ids[i : i + CASES_PER_CHUNK] for i in range(0, len(ids), CASES_PER_CHUNK)]
+        # spawn, not fork: the caller may be an eval with threads running
+        context = multiprocessing.get_context("spawn")
+        try:
+            with ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context) as pool:
+                parts = list(progress.steps(pool.map(_build_packaged_chunk, chunks), BUILD_STEP, len(chunks)))
+        except (OSError, BrokenProcessPool):
+            pass
+        else:
+            return {
+                "case_ids": ids,
+                "plans": [plan for part in parts for plan in part["plans"]],
+                "excluded": [item for part in parts for item in part["excluded"]],
+                "questions": {k: v for part in parts for k, v in part["questions"].items()},
+                "case_json": {k: v for part in parts for k, v in part["case_json"].items()},
+            }
+    return build_corpus(corpus(), packaged_data()).to_json()
+
+
 @lru_cache(maxsize=1)
+def corpus_key() -> str:
+    """Content hash of everything that shapes the built corpus: the ``css`` package's code and data
+    files (generator, renderer, checks, catalog, YAML), and the Python and pydantic versions.
+    Recorded in each CSS log's task metadata as ``css_source_sha256``."""
+    versions = {"python": list(sys.version_info[:2]), "pydantic": pydantic.VERSION}
+    return cache.source_sha256(Path(__file__).parent, versions)
+
+
+@lru_cache(maxsize=1)
+def _corpus() -> BuiltCorpus:
+    """The packaged corpus: from the on-disk cache, or built (and cached) on a miss."""
+
+    def build() -> dict[str, Any]:
+        progress.note(f"CSS corpus: not built for this code version; building it in {cache.cache_folder()}")
+        return build_packaged_corpus()
+
+    return BuiltCorpus.from_json(cache.load_or_build("css-corpus", corpus_key(), build))
+
+
 def _all_plans() -> tuple[tuple[TuplePlan, ...], tuple[tuple[str, str, str], ...]]:
-    """Every (case, intervention) outcome over the packaged corpus (built once per process)."""
-    return build_plans(corpus(), packaged_data())
+    """Every (case, intervention) outcome over the packaged corpus (built once per code version)."""
+    built = _corpus()
+    return built.plans, built.excluded
 
 
 def plan_tuples(selection: Selection) -> tuple[list[TuplePlan], Counter]:
@@ -340,7 +504,7 @@ def text_audit(selection: Selection, lengths: Sequence[str] = tuple(CHART_LENGTH
     found: dict[str, Counter] = {}
     for length in lengths:
         counts: Counter = Counter()
-        for plan in plans:
+        for plan in progress.steps(plans, f"checking the {length} charts"):
             for arm in (None, plan.intervention_id):
                 sections = dict(_sections_cached(plan.case_id, arm, length))
                 counts.update({v.reason for v in chart_violations(sections, plan.cancer)})
@@ -364,14 +528,12 @@ def sample_metadata(plan: TuplePlan, chart_length: str) -> dict[str, Any]:
     }
 
 
-QUESTION_SECTION = "tumor_board_question"
-
-
 def sample_input(plan: TuplePlan, chart_length: str) -> str:
     """What Inspect View shows as the sample's input: the case, the changed fact, and the tumor-board
     question section of both charts (the model sees each full chart in its own conversation)."""
-    original = chart_sections(plan.case_id, None, chart_length)[QUESTION_SECTION]
-    changed = chart_sections(plan.case_id, plan.intervention_id, chart_length)[QUESTION_SECTION]
+    questions = _corpus().questions
+    original = questions[arm_key(plan.case_id, None)][chart_length]
+    changed = questions[arm_key(plan.case_id, plan.intervention_id)][chart_length]
     return (
         f"Tumor-board case {plan.case_id} ({plan.cancer}), counterfactual {plan.intervention_id}: "
         f"{plan.intervention_title}.\n\n"
@@ -384,19 +546,24 @@ def sample_input(plan: TuplePlan, chart_length: str) -> str:
 
 
 def dataset_sha256(selection: Selection) -> str:
-    """sha256 of what the selection shows models and judges (independent of Inspect)."""
+    """sha256 of what the selection shows models and judges (independent of Inspect).
+
+    The content hash of ``{"chart_length": …, "tuples": [{"baseline": case, "meta": sample
+    metadata, "mutated": case}, …]}``, fed to sha256 piece by piece from the cached canonical JSON
+    of each arm (canonical JSON nests: the pieces concatenate to the canonical JSON of the whole).
+    """
     plans, _ = plan_tuples(selection)
-    cases = _cases_by_id()
-    ivs = _interventions()
-    hashed = [
-        {
-            "meta": sample_metadata(p, selection.chart_length),
-            "baseline": cases[p.case_id].model_dump(mode="json"),
-            "mutated": mutate(ivs[p.intervention_id], cases[p.case_id]).model_dump(mode="json"),
-        }
-        for p in plans
-    ]
-    return content_hash({"chart_length": selection.chart_length, "tuples": hashed})
+    case_json = _corpus().case_json
+    digest = hashlib.sha256(f'{{"chart_length":{canonical_json(selection.chart_length)},"tuples":['.encode())
+    for index, plan in enumerate(plans):
+        piece = (
+            f'{"," if index else ""}{{"baseline":{case_json[arm_key(plan.case_id, None)]},'
+            f'"meta":{canonical_json(sample_metadata(plan, selection.chart_length))},'
+            f'"mutated":{case_json[arm_key(plan.case_id, plan.intervention_id)]}}}'
+        )
+        digest.update(piece.encode("utf-8"))
+    digest.update(b"]}")
+    return digest.hexdigest()
 
 
 def css_dataset(selection: Selection) -> tuple[MemoryDataset, dict[str, Any]]:
@@ -417,6 +584,7 @@ def css_dataset(selection: Selection) -> tuple[MemoryDataset, dict[str, Any]]:
     # scores against; rendering is deterministic, so this pins the chart text too.
     provenance = {
         "css_dataset_sha256": dataset_sha256(selection),
+        "css_source_sha256": corpus_key(),
         "css_tuples": len(samples),
         "css_cases": len({p.case_id for p in plans}),
         "css_excluded": dict(sorted(reasons.items())),
