@@ -250,13 +250,17 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--half", choices=("dev", "test", "both"), default="both")
+    parser.add_argument(
+        "--assertion", choices=("rules", "context"), default="rules", help="context: medspaCy ConText"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--misses", action="store_true", help="list missed and false-positive ids")
     args = parser.parse_args(argv)
     halves = ("dev", "test") if args.half == "both" else (args.half,)
     out = {}
     for half in halves:
-        out[half] = heldout_quality(half_items(half), lambda text: detect(text).flags)  # type: ignore[arg-type]
+        flags = lambda text: detect(text, assertion=args.assertion).flags  # noqa: E731
+        out[half] = heldout_quality(half_items(half), flags)
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
