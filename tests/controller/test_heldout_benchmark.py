@@ -59,3 +59,22 @@ def test_bad_entry_is_named(tmp_path: Path, old: str, new: str, message: str) ->
     with pytest.raises(DataFileError) as info:
         load_heldout(path)
     assert "bench.yaml" in str(info.value) and message in str(info.value)
+
+
+# Regression floors, set at the issue-22 figures (test half: C recall 0.75 is BELOW the 0.80 goal,
+# reported as such in docs/controller.md; the floor keeps it from falling further).
+FLOORS = {
+    "dev": {"conflict": (0.95, 0.05), "missing": (0.95, 0.05), "high_risk": (0.95, 0.05)},
+    "test": {"conflict": (0.75, 0.15), "missing": (0.85, 0.15), "high_risk": (0.85, 0.15)},
+}
+
+
+@pytest.mark.parametrize("half", ["dev", "test"])
+def test_detector_floor_on_each_half(half: str) -> None:
+    from escbench_inspect.controller.detectors import detect
+    from escbench_inspect.controller.heldout import heldout_quality
+
+    table = heldout_quality(half_items(half), lambda text: detect(text).flags)  # type: ignore[arg-type]
+    for name, (recall, fpr) in FLOORS[half].items():
+        assert table[name]["recall"] >= recall, (half, name, table[name]["missed"])
+        assert table[name]["fpr"] <= fpr, (half, name, table[name]["false_positives"])
