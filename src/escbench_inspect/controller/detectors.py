@@ -571,15 +571,34 @@ SHORTHAND_ORIGIN: Origin = "dev_review"
 class CompiledShorthand:
     spec: ShorthandFile
     pattern: regex.Pattern
+    literal: dict[str, ShorthandEntry]  # case-sensitive abbreviation -> entry
+    literal_folded: dict[str, ShorthandEntry]  # lower-cased abbreviation -> entry (case-insensitive ones)
+
+    def entry(self, match: regex.Match) -> ShorthandEntry:
+        if match.lastgroup and match.lastgroup.startswith("s"):
+            return self.spec.entries[int(match.lastgroup[1:])]
+        text = match.group()
+        return self.literal.get(text) or self.literal_folded[text.lower()]
 
 
 def compile_shorthand(spec: ShorthandFile) -> CompiledShorthand:
-    """One alternation, longest abbreviation first, one named group per entry."""
-    order = sorted(range(len(spec.entries)), key=lambda i: -len(spec.entries[i].abbr))
-    parts = [
-        f"(?P<s{i}>{_shorthand_pattern(spec.entries[i].abbr, spec.entries[i].case_sensitive)})" for i in order
+    """Literal abbreviations in one alternation behind a hoisted word boundary (fast), longest first;
+    raw ``re:`` entries after it, one named group each."""
+    literal = [e for e in spec.entries if not e.abbr.startswith("re:")]
+    words = sorted(literal, key=lambda e: -len(e.abbr))
+    body = "|".join(f"(?{'-i' if e.case_sensitive else 'i'}:{regex.escape(e.abbr)})" for e in words)
+    parts = [rf"(?<![\w/])(?:{body})(?![\w/])"] if words else []
+    parts += [
+        f"(?P<s{i}>{_shorthand_pattern(e.abbr, e.case_sensitive)})"
+        for i, e in enumerate(spec.entries)
+        if e.abbr.startswith("re:")
     ]
-    return CompiledShorthand(spec, regex.compile("|".join(parts)))
+    return CompiledShorthand(
+        spec,
+        regex.compile("|".join(parts)),
+        {e.abbr: e for e in literal if e.case_sensitive},
+        {e.abbr.lower(): e for e in literal if not e.case_sensitive},
+    )
 
 
 @dataclass(frozen=True)
@@ -613,7 +632,7 @@ def expand_shorthand(text: str, shorthand: CompiledShorthand | None) -> Expanded
         pieces.append(text[position : match.start()])
         starts.extend(range(position, match.start()))
         ends.extend(range(position + 1, match.start() + 1))
-        entry = shorthand.spec.entries[int(match.lastgroup[1:])]  # type: ignore[index]
+        entry = shorthand.entry(match)
         pieces.append(entry.expansion)
         starts.extend([match.start()] * len(entry.expansion))
         ends.extend([match.end()] * len(entry.expansion))
@@ -1171,7 +1190,9 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
     return a.allergen_class.get(word, _drug_key(word))
 
 
-def _mentions(text: str, span: tuple[int, int], index: int, a: CompiledAttributes, lexicon: Lexicon):
+def _mentions(
+    text: str, span: tuple[int, int], index: int, a: CompiledAttributes, lexicon: Lexicon, medicine_word: bool
+):
     start, end = span
     clause = text[start:end]
     out: list[Mention] = []
@@ -1203,7 +1224,7 @@ def _mentions(text: str, span: tuple[int, int], index: int, a: CompiledAttribute
         add("dose", IMPLIED, (round(value, 6), unit, frequency), amount.start(), amount.end())
     if not dosed and not _IMPLIED_DOSE.search(clause):
         frequency_match = _FREQUENCY.search(clause)
-        if frequency_match and _MEDICINE_WORD.search(text):
+        if frequency_match and medicine_word:
             frequency = _frequency(frequency_match.group())
             add("dose", IMPLIED, (None, None, frequency), frequency_match.start(), frequency_match.end())
     for name, values in a.categorical:
@@ -1344,9 +1365,9 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     def flagged(pattern: regex.Pattern | None, i: int) -> bool:
         return pattern is not None and pattern.search(clause_text[i]) is not None
 
-    mentions = _resolve_implied(
-        [m for i, span in enumerate(spans) for m in _mentions(text, span, i, a, lexicon)]
-    )
+    medicine_word = _MEDICINE_WORD.search(text) is not None
+    found = [m for i, span in enumerate(spans) for m in _mentions(text, span, i, a, lexicon, medicine_word)]
+    mentions = _resolve_implied(found)
     pairs = []
     for x, m in enumerate(mentions):
         for n in mentions[x + 1 :]:
