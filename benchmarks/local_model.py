@@ -63,8 +63,12 @@ def run_config(task: str, episodes: int, parallel: int, reuse: bool, log_dir: Pa
 
     paths = cache_paths()
     config = ServerConfig(
-        binary=paths.server_bin, model=paths.model_path, alias=MODEL_ALIAS, parallel=parallel,
-        cache_reuse=DEFAULT_CACHE_REUSE if reuse else 0, cache_prompt=reuse,
+        binary=paths.server_bin,
+        model=paths.model_path,
+        alias=MODEL_ALIAS,
+        parallel=parallel,
+        cache_reuse=DEFAULT_CACHE_REUSE if reuse else 0,
+        cache_prompt=reuse,
     )
     server_log = paths.runs_dir / f"bench-p{parallel}-{'on' if reuse else 'off'}.log"
     server_log.unlink(missing_ok=True)
@@ -73,9 +77,15 @@ def run_config(task: str, episodes: int, parallel: int, reuse: bool, log_dir: Pa
         extra = {} if reuse else {"extra_body": {"cache_prompt": False}}
         start = time.monotonic()
         (log,) = inspect_eval(
-            task, model=f"openai-api/llamacpp/{MODEL_ALIAS}", limit=episodes,
-            max_connections=parallel, max_retries=2, timeout=300, log_dir=str(log_dir),
-            display="none", **extra,
+            task,
+            model=f"openai-api/llamacpp/{MODEL_ALIAS}",
+            limit=episodes,
+            max_connections=parallel,
+            max_retries=2,
+            timeout=300,
+            log_dir=str(log_dir),
+            display="none",
+            **extra,
         )
         wall = time.monotonic() - start
     timing = server_timings(server_log)
@@ -83,29 +93,40 @@ def run_config(task: str, episodes: int, parallel: int, reuse: bool, log_dir: Pa
     times = [s.total_time for s in samples if s.total_time is not None]
     usage = next(iter(log.stats.model_usage.values()), None)
     invalid = sum(
-        1 for s in samples
+        1
+        for s in samples
         for score in (s.scores or {}).values()
         if isinstance(score.value, dict) and score.value.get("invalid") == 1.0
     )
     return Result(
-        parallel=parallel, prefix_reuse=reuse, episodes=len(samples), wall_s=round(wall, 1),
+        parallel=parallel,
+        prefix_reuse=reuse,
+        episodes=len(samples),
+        wall_s=round(wall, 1),
         episodes_per_min=round(60 * len(samples) / wall, 2) if wall else 0.0,
         mean_episode_s=round(statistics.mean(times), 1) if times else float("nan"),
         prompt_tokens=usage.input_tokens if usage else 0,
         output_tokens=usage.output_tokens if usage else 0,
-        invalid=invalid, status=log.status,
+        invalid=invalid,
+        status=log.status,
         prompt_tokens_evaluated=int(timing["prompt_n"]),
         prompt_eval_s=round(timing["prompt_ms"] / 1000, 1),
-        generation_s=round(timing["gen_ms"] / 1000, 1), generated_tokens=int(timing["gen_n"]),
+        generation_s=round(timing["gen_ms"] / 1000, 1),
+        generated_tokens=int(timing["gen_n"]),
     )
 
 
 LABS = {
-    "P-101": ("potassium", "6.1 mmol/L"), "P-102": ("sodium", "128 mmol/L"),
-    "P-103": ("troponin", "0.09 ng/mL"), "P-104": ("INR", "4.2"),
-    "P-105": ("glucose", "42 mg/dL"), "P-106": ("hemoglobin", "7.1 g/dL"),
-    "P-107": ("creatinine", "2.9 mg/dL"), "P-108": ("lactate", "4.4 mmol/L"),
-    "P-109": ("TSH", "0.01 mIU/L"), "P-110": ("platelets", "38 x10^9/L"),
+    "P-101": ("potassium", "6.1 mmol/L"),
+    "P-102": ("sodium", "128 mmol/L"),
+    "P-103": ("troponin", "0.09 ng/mL"),
+    "P-104": ("INR", "4.2"),
+    "P-105": ("glucose", "42 mg/dL"),
+    "P-106": ("hemoglobin", "7.1 g/dL"),
+    "P-107": ("creatinine", "2.9 mg/dL"),
+    "P-108": ("lactate", "4.4 mmol/L"),
+    "P-109": ("TSH", "0.01 mIU/L"),
+    "P-110": ("platelets", "38 x10^9/L"),
 }
 
 
@@ -145,13 +166,20 @@ def tool_probe(samples: int, mode: str, log_dir: Path) -> dict:
         return execute
 
     dataset = [
-        Sample(input=f"What is the latest {test} result of patient {pid}? Use the lookup_lab "
-                     "tool to find it, then reply with the value.", target=value.split()[0])
+        Sample(
+            input=f"What is the latest {test} result of patient {pid}? Use the lookup_lab "
+            "tool to find it, then reply with the value.",
+            target=value.split()[0],
+        )
         for pid, (test, value) in list(LABS.items())[:samples]
     ]
     if mode == "required":
-        solver = [use_tools([lookup_lab()], tool_choice="any"), generate(tool_calls="single"),
-                  use_tools([lookup_lab()], tool_choice="none"), generate()]
+        solver = [
+            use_tools([lookup_lab()], tool_choice="any"),
+            generate(tool_calls="single"),
+            use_tools([lookup_lab()], tool_choice="none"),
+            generate(),
+        ]
     else:
         solver = [use_tools([lookup_lab()]), generate()]
     task = Task(dataset=dataset, solver=solver, scorer=includes())
@@ -160,8 +188,13 @@ def tool_probe(samples: int, mode: str, log_dir: Path) -> dict:
     with LlamaServer(config, paths.runs_dir / "bench-tools.log") as server:
         os.environ.update(server.env())
         (log,) = inspect_eval(
-            task, model=f"openai-api/llamacpp/{MODEL_ALIAS}", max_retries=2, timeout=300,
-            log_dir=str(log_dir), display="none", max_tokens=300,
+            task,
+            model=f"openai-api/llamacpp/{MODEL_ALIAS}",
+            max_retries=2,
+            timeout=300,
+            log_dir=str(log_dir),
+            display="none",
+            max_tokens=300,
             model_args={"emulate_tools": True} if mode == "emulated" else {},
         )
     called = correct = 0
@@ -171,15 +204,21 @@ def tool_probe(samples: int, mode: str, log_dir: Path) -> dict:
         if any(score.value == "C" for score in (sample.scores or {}).values()):
             correct += 1
     n = len(log.samples or [])
-    return {"mode": TOOL_MODES[mode],
-            "samples": n, "called_tool": called, "answered_correctly": correct,
-            "status": log.status}
+    return {
+        "mode": TOOL_MODES[mode],
+        "samples": n,
+        "called_tool": called,
+        "answered_correctly": correct,
+        "status": log.status,
+    }
 
 
 def table(results: list[Result]) -> str:
-    head = ("| slots | prefix reuse | episodes | wall s | episodes/min | mean s/episode "
-            "| prompt tok computed (Inspect / server) | prompt eval s | output tok "
-            "| generation s | invalid |")
+    head = (
+        "| slots | prefix reuse | episodes | wall s | episodes/min | mean s/episode "
+        "| prompt tok computed (Inspect / server) | prompt eval s | output tok "
+        "| generation s | invalid |"
+    )
     rows = [head, "|" + "---|" * 11]
     for r in results:
         rows.append(
@@ -195,15 +234,28 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--task", default="escbench/triage")
     parser.add_argument("--episodes", type=int, default=8, help="Episodes per configuration.")
-    parser.add_argument("--configs", nargs="*", default=["1:on", "2:on", "1:off", "2:off"],
-                        help="SLOTS:on|off for prefix reuse (default: all four).")
+    parser.add_argument(
+        "--configs",
+        nargs="*",
+        default=["1:on", "2:on", "1:off", "2:off"],
+        help="SLOTS:on|off for prefix reuse (default: all four).",
+    )
     parser.add_argument("--log-dir", type=Path, default=Path("logs/bench-local"))
     parser.add_argument("--json", type=Path, default=None, help="Also write the results here.")
-    parser.add_argument("--tool-probe", type=int, default=0, metavar="N",
-                        help="Also measure the tool-call rate on N (<=10) lookup questions, "
-                             "native vs emulated tool calling.")
-    parser.add_argument("--tool-modes", nargs="+", default=list(TOOL_MODES),
-                        choices=list(TOOL_MODES), help="Tool-calling modes to probe.")
+    parser.add_argument(
+        "--tool-probe",
+        type=int,
+        default=0,
+        metavar="N",
+        help="Also measure the tool-call rate on N (<=10) lookup questions, native vs emulated tool calling.",
+    )
+    parser.add_argument(
+        "--tool-modes",
+        nargs="+",
+        default=list(TOOL_MODES),
+        choices=list(TOOL_MODES),
+        help="Tool-calling modes to probe.",
+    )
     args = parser.parse_args()
     paths = cache_paths()
     if not (install.runtime_ready(paths) and install.model_ready(paths)):
@@ -223,12 +275,17 @@ def main() -> int:
         results.append(result)
     if results:
         print(table(results))
-    probes = [tool_probe(args.tool_probe, mode, args.log_dir)
-              for mode in args.tool_modes] if args.tool_probe else []
+    probes = (
+        [tool_probe(args.tool_probe, mode, args.log_dir) for mode in args.tool_modes]
+        if args.tool_probe
+        else []
+    )
     for probe in probes:
-        print(f"tools {probe['mode']}: called a tool in {probe['called_tool']}/{probe['samples']}, "
-              f"correct answer in {probe['answered_correctly']}/{probe['samples']} "
-              f"({probe['status']})")
+        print(
+            f"tools {probe['mode']}: called a tool in {probe['called_tool']}/{probe['samples']}, "
+            f"correct answer in {probe['answered_correctly']}/{probe['samples']} "
+            f"({probe['status']})"
+        )
     if args.json:
         args.json.write_text(
             json.dumps({"throughput": [asdict(r) for r in results], "tools": probes}, indent=2)

@@ -44,8 +44,8 @@ from escbench_inspect.datasets.render import HEADER_LINE
 
 DetectorName = Literal["conflict", "missing", "high_risk"]
 DETECTORS: tuple[DetectorName, ...] = ("conflict", "missing", "high_risk")
-Origin = Literal["concept", "corpus_review", "clinical_review", "stress_review"]
-ORIGINS: tuple[Origin, ...] = ("concept", "corpus_review", "clinical_review", "stress_review")
+Origin = Literal["concept", "corpus_review", "clinical_review", "stress_review", "dev_review"]
+ORIGINS: tuple[Origin, ...] = ("concept", "corpus_review", "clinical_review", "stress_review", "dev_review")
 LEXICON_DIR = Path(__file__).parent / "lexicon"
 GAP_WORDS = 4
 FLAGS = regex.IGNORECASE
@@ -68,8 +68,32 @@ class Term(_Frozen):
     source: str | None = Field(default=None, description="Overrides the concept's source for this term.")
 
 
+class UnitRule(_Frozen):
+    """Limits for a value written in one unit (``unit`` is a ``regex`` matched after the number)."""
+
+    unit: str = Field(min_length=1)
+    low: float | None = None
+    high: float | None = None
+    bare_below: float | None = Field(
+        default=None, description="A number written without a unit and below this is read in this unit."
+    )
+
+    @field_validator("unit")
+    @classmethod
+    def _unit_compiles(cls, unit: str) -> str:
+        try:
+            regex.compile(unit, FLAGS)
+        except regex.error as error:
+            raise ValueError(f"unit {unit!r} does not compile: {error}") from error
+        return unit
+
+
 class Threshold(_Frozen):
-    """A critical-value rule: fire when the measured number is below ``low`` or above ``high``."""
+    """A critical-value rule: fire when the measured number is below ``low`` or above ``high``.
+
+    ``units`` gives other limits per written unit (glucose in mg/dL or mmol/L); ``stated_cutoff``
+    compares with the cut-off stated beside the value ("99th percentile URL 14 ng/L") when present.
+    """
 
     low: float | None = None
     high: float | None = None
@@ -79,6 +103,8 @@ class Threshold(_Frozen):
     fahrenheit_above: float | None = Field(
         default=None, description="Numbers above this are °F and are converted to °C first."
     )
+    units: tuple[UnitRule, ...] = ()
+    stated_cutoff: bool = False
 
 
 class Concept(_Frozen):
@@ -163,6 +189,8 @@ class ModifierFile(_Frozen):
     scope_terminators: tuple[str, ...]
     value_rule_words: tuple[str, ...]
     value_resolution: tuple[str, ...]
+    historical_post: tuple[str, ...] = ()
+    negation_post_premodifiers: tuple[str, ...] = ()
 
     _cues = field_validator("*")(classmethod(lambda cls, cues: _cues_compile(cues)))
 
@@ -186,6 +214,18 @@ class AttributeFile(_Frozen):
     status_stopped: tuple[str, ...] = Field(min_length=1)
     status_active: tuple[str, ...] = Field(min_length=1)
     weight_tolerance: float = Field(gt=0, lt=1)
+    categorical: dict[str, dict[str, tuple[str, ...]]] = Field(default_factory=dict)
+    blood_group_cues: tuple[str, ...] = ()
+    lab_analytes: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    lab_tolerance: float = Field(default=0.1, gt=0, lt=1)
+
+    @field_validator("categorical")
+    @classmethod
+    def _categorical(cls, facts: dict[str, dict[str, tuple[str, ...]]]) -> dict:
+        for values in facts.values():
+            for cues in values.values():
+                _cues_compile(cues)
+        return facts
 
     @field_validator(
         "drug_names",
@@ -198,6 +238,7 @@ class AttributeFile(_Frozen):
         "tolerated",
         "status_stopped",
         "status_active",
+        "blood_group_cues",
     )
     @classmethod
     def _cues(cls, cues: tuple[str, ...]) -> tuple[str, ...]:
@@ -210,6 +251,41 @@ class AttributeFile(_Frozen):
         if bad:
             raise ValueError(f"drug stems must be lower-case letters: {bad}")
         return stems
+
+
+class ShorthandEntry(_Frozen):
+    """One abbreviation, read as its expansion before matching (``c/o`` -> "complains of")."""
+
+    abbr: str = Field(min_length=1)
+    expansion: str = Field(min_length=1)
+    meaning: str = Field(min_length=1)
+    case_sensitive: bool = True
+
+    @field_validator("abbr")
+    @classmethod
+    def _compiles(cls, abbr: str) -> str:
+        try:
+            regex.compile(_shorthand_pattern(abbr, True))
+        except regex.error as error:
+            raise ValueError(f"abbreviation {abbr!r} does not compile: {error}") from error
+        return abbr
+
+
+class ShorthandFile(_Frozen):
+    """``shorthand.yaml``: clinical abbreviations and their meanings (issue 22)."""
+
+    source: str = Field(min_length=1)
+    entries: tuple[ShorthandEntry, ...] = Field(min_length=1)
+
+
+def _shorthand_pattern(abbr: str, case_sensitive: bool) -> str:
+    if abbr.startswith("re:"):
+        body = abbr[3:]
+    else:
+        body = regex.escape(abbr)
+        body = (r"(?<![\w/])" if abbr[0].isalnum() else "") + body
+        body += r"(?![\w/])" if abbr[-1].isalnum() or abbr[-1] == "/" else ""
+    return f"(?{'-i' if case_sensitive else 'i'}:{body})"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -351,6 +427,9 @@ class Lexicon:
     origins: frozenset[str] = frozenset(ORIGINS)
     attributes: CompiledAttributes | None = field(default=None, repr=False)
     immaterial: regex.Pattern | None = field(default=None, repr=False)
+    shorthand: CompiledShorthand | None = field(default=None, repr=False)
+    historical_post: regex.Pattern | None = field(default=None, repr=False)
+    premodifiers: regex.Pattern | None = field(default=None, repr=False)
 
     def restrict(self, origins: Iterable[str]) -> Lexicon:
         """The lexicon without terms/concepts whose origin is not in ``origins`` (held-out views)."""
@@ -380,6 +459,9 @@ class Lexicon:
             keep,
             self.attributes if ATTRIBUTE_ORIGIN in keep else None,
             self.immaterial if IMMATERIAL_ORIGIN in keep else None,
+            self.shorthand if SHORTHAND_ORIGIN in keep else None,
+            self.historical_post if SHORTHAND_ORIGIN in keep else None,
+            self.premodifiers if SHORTHAND_ORIGIN in keep else None,
         )
 
     def term_sources(self) -> list[dict[str, str | None]]:
@@ -435,7 +517,8 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
     concepts: list[CompiledConcept] = []
     seen: dict[str, Path] = {}
     immaterial: list[str] = []
-    paths = sorted(p for p in directory.glob("*.yaml") if p.name not in ("modifiers.yaml", ATTRIBUTE_FILE))
+    skip = ("modifiers.yaml", ATTRIBUTE_FILE, SHORTHAND_FILE)
+    paths = sorted(p for p in directory.glob("*.yaml") if p.name not in skip)
     if not paths:
         raise DataFileError(directory, ["no lexicon files (*.yaml) found"])
     for path in paths:
@@ -457,6 +540,10 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
     if attribute_path.exists():
         spec = validated(AttributeFile, read_yaml(attribute_path), attribute_path)
         attributes = compile_attributes(spec)
+    shorthand_path = directory / SHORTHAND_FILE
+    shorthand = None
+    if shorthand_path.exists():
+        shorthand = compile_shorthand(validated(ShorthandFile, read_yaml(shorthand_path), shorthand_path))
     m = modifiers
     return Lexicon(
         concepts=tuple(concepts),
@@ -470,7 +557,90 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
         value_resolution=_alternation(m.value_resolution),
         attributes=attributes,
         immaterial=_alternation(immaterial) if immaterial else None,
+        shorthand=shorthand,
+        historical_post=_optional(m.historical_post),
+        premodifiers=_optional(m.negation_post_premodifiers),
     )
+
+
+SHORTHAND_FILE = "shorthand.yaml"
+SHORTHAND_ORIGIN: Origin = "dev_review"
+
+
+@dataclass(frozen=True)
+class CompiledShorthand:
+    spec: ShorthandFile
+    pattern: regex.Pattern
+    literal: dict[str, ShorthandEntry]  # case-sensitive abbreviation -> entry
+    literal_folded: dict[str, ShorthandEntry]  # lower-cased abbreviation -> entry (case-insensitive ones)
+
+    def entry(self, match: regex.Match) -> ShorthandEntry:
+        if match.lastgroup and match.lastgroup.startswith("s"):
+            return self.spec.entries[int(match.lastgroup[1:])]
+        text = match.group()
+        return self.literal.get(text) or self.literal_folded[text.lower()]
+
+
+def compile_shorthand(spec: ShorthandFile) -> CompiledShorthand:
+    """Literal abbreviations in one alternation behind a hoisted word boundary (fast), longest first;
+    raw ``re:`` entries after it, one named group each."""
+    literal = [e for e in spec.entries if not e.abbr.startswith("re:")]
+    words = sorted(literal, key=lambda e: -len(e.abbr))
+    body = "|".join(f"(?{'-i' if e.case_sensitive else 'i'}:{regex.escape(e.abbr)})" for e in words)
+    parts = [rf"(?<![\w/])(?:{body})(?![\w/])"] if words else []
+    parts += [
+        f"(?P<s{i}>{_shorthand_pattern(e.abbr, e.case_sensitive)})"
+        for i, e in enumerate(spec.entries)
+        if e.abbr.startswith("re:")
+    ]
+    return CompiledShorthand(
+        spec,
+        regex.compile("|".join(parts)),
+        {e.abbr: e for e in literal if e.case_sensitive},
+        {e.abbr.lower(): e for e in literal if not e.case_sensitive},
+    )
+
+
+@dataclass(frozen=True)
+class Expanded:
+    """Text with shorthand read as its expansions, and the way back to the caller's offsets."""
+
+    text: str
+    starts: tuple[int, ...] | None = None  # original offset of each expanded character
+    ends: tuple[int, ...] | None = None  # original end offset of each expanded character
+
+    def original(self, start: int, end: int) -> tuple[int, int]:
+        if self.starts is None or self.ends is None:
+            return start, end
+        if end <= start:
+            return self.starts[start], self.starts[start]
+        return self.starts[start], self.ends[end - 1]
+
+
+def expand_shorthand(text: str, shorthand: CompiledShorthand | None) -> Expanded:
+    """Replace each abbreviation by its expansion, keeping a map back to the original offsets."""
+    if shorthand is None:
+        return Expanded(text)
+    matches = list(shorthand.pattern.finditer(text))
+    if not matches:
+        return Expanded(text)
+    pieces: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    position = 0
+    for match in matches:
+        pieces.append(text[position : match.start()])
+        starts.extend(range(position, match.start()))
+        ends.extend(range(position + 1, match.start() + 1))
+        entry = shorthand.entry(match)
+        pieces.append(entry.expansion)
+        starts.extend([match.start()] * len(entry.expansion))
+        ends.extend([match.end()] * len(entry.expansion))
+        position = match.end()
+    pieces.append(text[position:])
+    starts.extend(range(position, len(text) + 1))
+    ends.extend(range(position + 1, len(text) + 2))
+    return Expanded("".join(pieces), tuple(starts), tuple(ends))
 
 
 @functools.cache
@@ -597,9 +767,21 @@ def _context_reason(
         return "negated"
     if hypothetical and lexicon.hypothetical_pre.search(before):
         return "hypothetical"
-    if lexicon.negation_post.search(_first_words(following, POST_WINDOW_WORDS)):
+    window = _first_words(following, POST_WINDOW_WORDS)
+    if hypothetical and lexicon.historical_post is not None and lexicon.historical_post.search(window):
+        return "historical"
+    for cue in lexicon.negation_post.finditer(window):
+        premodifier = lexicon.premodifiers is not None and lexicon.premodifiers.fullmatch(cue.group())
+        if premodifier and _PREMODIFIED_NOUN.match(window, cue.end()):
+            continue  # "absent cremasteric reflex": the cue belongs to the next noun
         return "resolved"
     return None
+
+
+# A word after an adjectival post-negation cue that makes it a pre-modifier of another noun.
+_PREMODIFIED_NOUN = regex.compile(
+    r"[ \t]+(?!(?:on|in|at|for|to|since|now|today|throughout|bilaterally|and|or|but|x)\b)[a-z]", FLAGS
+)
 
 
 def _immaterial(text: str, start: int, end: int, lexicon: Lexicon) -> bool:
@@ -641,7 +823,12 @@ def _value_hits(
         value = float(number.group(1))
         if rule.fahrenheit_above is not None and value > rule.fahrenheit_above:
             value = (value - 32.0) * 5.0 / 9.0
-        crosses = (rule.low is not None and value < rule.low) or (rule.high is not None and value > rule.high)
+        low, high = _limits(rule, value, text, end)
+        if rule.stated_cutoff:
+            stated = _STATED_CUTOFF.search(text[end : end + 80])
+            if stated:
+                low, high = None, float(stated.group("cut"))
+        crosses = (low is not None and value < low) or (high is not None and value > high)
         if sep == "/" and second is not None and rule.second_high is not None:
             crosses = crosses or float(second) > rule.second_high
         if not crosses:
@@ -654,13 +841,39 @@ def _value_hits(
         yield match.start(), end, None
 
 
+PENDING = "pending assertion"  # context='context': the ConText layer decides
+
+
+_STATED_CUTOFF = regex.compile(
+    r"(?:99th\s+(?:percentile|centile)|\bURL\b|upper\s+reference\s+limit|cut-?\s?off|ref(?:erence)?\s*<)"
+    r"[^\d.;]{0,30}(?P<cut>\d+(?:\.\d+)?)",
+    FLAGS,
+)
+
+
+def _limits(rule: Threshold, value: float, text: str, end: int) -> tuple[float | None, float | None]:
+    """The low/high limits for the unit written after the number (or implied by its size)."""
+    for unit in rule.units:
+        if regex.match(rf"\s*(?:{unit.unit})(?![\w])", text, pos=end, flags=FLAGS):
+            return unit.low, unit.high
+    written = regex.match(r"\s*[a-zµ]+/", text, pos=end, flags=FLAGS)
+    if written is None:
+        for unit in rule.units:
+            if unit.bare_below is not None and value < unit.bare_below:
+                return unit.low, unit.high
+    return rule.low, rule.high
+
+
 def _concept_hits(
-    compiled: CompiledConcept, text: str, lexicon: Lexicon
+    compiled: CompiledConcept, text: str, lexicon: Lexicon, assertion: Assertion = "rules"
 ) -> Iterable[tuple[int, int, str | None]]:
     if compiled.concept.value is not None:
         yield from _value_hits(compiled, text, lexicon)
         return
     for match in compiled.pattern.finditer(text, overlapped=False):
+        if assertion == "context" and compiled.concept.negatable and compiled.detector == "high_risk":
+            yield match.start(), match.end(), PENDING
+            continue
         reason = (
             _context_reason(
                 text,
@@ -682,33 +895,53 @@ def _context_present(compiled: CompiledConcept, text: str, lexicon: Lexicon) -> 
     )
 
 
-def detect(text: str, lexicon: Lexicon | None = None) -> Detection:
-    """Run C, M and H on transcript text (block headers are stripped first)."""
+Assertion = Literal["rules", "context"]
+
+
+def detect(text: str, lexicon: Lexicon | None = None, assertion: Assertion = "rules") -> Detection:
+    """Run C, M and H on transcript text (block headers are stripped first).
+
+    ``assertion="context"`` reads negation, history, hypothesis and family history of each H phrase
+    match with medspaCy's ConText (the optional ``nlp`` extra) instead of the hand-written rules.
+    """
     lexicon = lexicon or default_lexicon()
-    clean = _normalize(strip_headers_keep_offsets(text))
+    original = _normalize(strip_headers_keep_offsets(text))
+    expanded = expand_shorthand(original, lexicon.shorthand)
+    clean = expanded.text
     evidence: list[Evidence] = []
     suppressed: list[Suppressed] = []
+
+    def add(detector: DetectorName, concept: str, start: int, end: int, reason: str | None) -> None:
+        s, e = expanded.original(start, end)
+        if reason is None:
+            evidence.append(Evidence(detector, concept, original[s:e], s, e))
+        else:
+            suppressed.append(Suppressed(detector, concept, original[s:e], s, e, reason))
+
+    found: list[tuple[CompiledConcept, int, int, str | None]] = []
     for compiled in lexicon.concepts:
-        hits = list(_concept_hits(compiled, clean, lexicon))
+        hits = list(_concept_hits(compiled, clean, lexicon, assertion))
         if not hits:
             continue
         if compiled.context is not None and not _context_present(compiled, clean, lexicon):
-            hits = [(s, e, r or "context absent") for s, e, r in hits]
-        for start, end, reason in hits:
-            span = clean[start:end]
-            if reason is None and compiled.detector == "missing" and _immaterial(clean, start, end, lexicon):
-                reason = "immaterial item"
-            if reason is None:
-                evidence.append(Evidence(compiled.detector, compiled.concept.id, span, start, end))
-            else:
-                suppressed.append(
-                    Suppressed(compiled.detector, compiled.concept.id, span, start, end, reason)
-                )
+            hits = [(s, e, "context absent" if r in (None, PENDING) else r) for s, e, r in hits]
+        found.extend((compiled, s, e, r) for s, e, r in hits)
+    pending = [(s, e) for _, s, e, r in found if r == PENDING]
+    if pending:
+        from escbench_inspect.controller.assertion import context_reasons
+
+        decided = iter(context_reasons(clean, pending))
+        found = [
+            (c, s, e, _assertion_reason(c.detector, next(decided)) if r == PENDING else r)
+            for c, s, e, r in found
+        ]
+    for compiled, start, end, reason in found:
+        if reason is None and compiled.detector == "missing" and _immaterial(clean, start, end, lexicon):
+            reason = "immaterial item"
+        add(compiled.detector, compiled.concept.id, start, end, reason)
     for first, second in attribute_conflicts(clean, lexicon):
         for mention in (first, second):
-            concept = f"attribute_{mention.attribute}"
-            span = clean[mention.start : mention.end]
-            evidence.append(Evidence("conflict", concept, span, mention.start, mention.end))
+            add("conflict", f"attribute_{mention.attribute}", mention.start, mention.end, None)
     fired = {e.detector for e in evidence}
     evidence.sort(key=lambda e: (e.start, e.detector))
     return Detection(
@@ -718,6 +951,12 @@ def detect(text: str, lexicon: Lexicon | None = None) -> Detection:
         evidence=tuple(evidence),
         suppressed=tuple(suppressed),
     )
+
+
+def _assertion_reason(detector: DetectorName, reason: str | None) -> str | None:
+    """ConText's verdict as a suppression reason (H findings only: M and C targets are absence and
+    contradiction statements whose own wording carries negation, which ConText would read as negated)."""
+    return reason if detector == "high_risk" else None
 
 
 # ------------------------------------------------------------------------------------------------
@@ -780,8 +1019,21 @@ _WEIGHT = regex.compile(
 )
 _CLAUSE_SPLIT = regex.compile(r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while)\s+", FLAGS)
 _STATUS_WINDOW_WORDS = 3
+IMPLIED = "?"  # a dose stated without its drug ("the pills are 5 mg"): the drug of a nearby clause
+_IMPLIED_DOSE = regex.compile(
+    r"(?<![\w.])(?P<amt>\d+(?:\.\d+)?)\s*(?P<unit>mg|mcg|micrograms?|µg|g|units?)\b(?!\s*/)", FLAGS
+)
+_WEIGHT_NEAR = regex.compile(r"\b(?:per\s+kg|/kg|kg)\b", FLAGS)
+_MEDICINE_WORD = regex.compile(
+    r"\b(?:tablets?|pills?|capsules?|doses?|puffs?|drops|injections?|medicines?|medications?|take it)\b",
+    FLAGS,
+)
+_BLOOD_GROUP = regex.compile(
+    r"(?<![\w])(?P<abo>AB|A|B|O)\s*(?:(?i:rh)\s*D?\s*|(?i:rhd)\s*)?"
+    r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive)?|neg(?:ative)?)\b)"
+)
 _ALLERGY_AFTER = regex.compile(r"\s+allerg(?:y|ies)\b", FLAGS)
-HISTORY_SENSITIVE = frozenset({"dose", "side", "weight"})
+HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "blood_group"})
 
 
 @dataclass(frozen=True)
@@ -794,6 +1046,7 @@ class Mention:
     clause: int
     start: int
     end: int
+    implied: bool = False  # a dose or frequency stated without its drug
 
 
 @dataclass(frozen=True)
@@ -814,6 +1067,10 @@ class CompiledAttributes:
     allergen_class: dict[str, str]
     stopped: regex.Pattern
     active: regex.Pattern
+    categorical: tuple[tuple[str, tuple[tuple[str, regex.Pattern], ...]], ...] = ()
+    blood_cue: regex.Pattern | None = None
+    lab: regex.Pattern | None = None
+    lab_key: dict[str, str] = field(default_factory=dict)
 
 
 def _optional(terms: tuple[str, ...]) -> regex.Pattern | None:
@@ -831,6 +1088,7 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         rf"\b(?P<side>left|right)(?:[\s-]+sided)?(?:[\s-]+[a-z]+){{0,2}}?[\s-]+(?P<part>{parts})\b", FLAGS
     )
     allergen_class = {word.lower(): group for group, words in spec.allergen_classes.items() for word in words}
+    lab_key = {word.lower(): analyte for analyte, words in spec.lab_analytes.items() for word in words}
     allergen_words = sorted(allergen_class, key=len, reverse=True)
     allergen = regex.compile(
         r"(?<![\w-])(?P<allergen>"
@@ -856,6 +1114,20 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         allergen_class=allergen_class,
         stopped=_alternation(spec.status_stopped),
         active=_alternation(spec.status_active),
+        categorical=tuple(
+            (name, tuple((value, _alternation(cues)) for value, cues in values.items()))
+            for name, values in spec.categorical.items()
+        ),
+        blood_cue=_optional(spec.blood_group_cues),
+        lab=regex.compile(
+            r"(?<![\w+])(?P<analyte>"
+            + "|".join(regex.escape(w) for w in sorted(lab_key, key=len, reverse=True))
+            + r")(?![\w+])[\s:=]{0,3}(?:(?:was|is|of)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])",
+            FLAGS,
+        )
+        if lab_key
+        else None,
+        lab_key=lab_key,
     )
 
 
@@ -918,18 +1190,22 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
     return a.allergen_class.get(word, _drug_key(word))
 
 
-def _mentions(text: str, span: tuple[int, int], index: int, a: CompiledAttributes, lexicon: Lexicon):
+def _mentions(
+    text: str, span: tuple[int, int], index: int, a: CompiledAttributes, lexicon: Lexicon, medicine_word: bool
+):
     start, end = span
     clause = text[start:end]
     out: list[Mention] = []
 
     def add(attribute: str, key: str, value: object, s: int, e: int) -> None:
-        out.append(Mention(attribute, key, value, index, start + s, start + e))
+        out.append(Mention(attribute, key, value, index, start + s, start + e, key == IMPLIED))
 
+    dosed: list[tuple[int, int]] = []
     for drug in a.drug.finditer(clause):
         tail = _DOSE_TAIL.match(clause, drug.end())
         if not tail:
             continue
+        dosed.append((drug.start(), tail.end()))
         unit = tail.group("unit").lower().rstrip("s") if tail.group("unit").lower() != "mcg" else "mcg"
         amount = float(tail.group("amt"))
         if unit in _UNITS_MG:
@@ -937,6 +1213,41 @@ def _mentions(text: str, span: tuple[int, int], index: int, a: CompiledAttribute
         frequency = _frequency(clause[tail.end() : tail.end() + 40])
         value = (round(amount, 6), unit, frequency)
         add("dose", _drug_key(drug.group("drug")), value, drug.start(), tail.end())
+    for amount in _IMPLIED_DOSE.finditer(clause):
+        if any(s <= amount.start() < e for s, e in dosed) or _WEIGHT_NEAR.search(clause):
+            continue
+        unit = amount.group("unit").lower().rstrip("s") if amount.group("unit").lower() != "mcg" else "mcg"
+        value = float(amount.group("amt"))
+        if unit in _UNITS_MG:
+            value, unit = value * _UNITS_MG[unit], "mg"
+        frequency = _frequency(clause[amount.end() : amount.end() + 40])
+        add("dose", IMPLIED, (round(value, 6), unit, frequency), amount.start(), amount.end())
+    if not dosed and not _IMPLIED_DOSE.search(clause):
+        frequency_match = _FREQUENCY.search(clause)
+        if frequency_match and medicine_word:
+            frequency = _frequency(frequency_match.group())
+            add("dose", IMPLIED, (None, None, frequency), frequency_match.start(), frequency_match.end())
+    for name, values in a.categorical:
+        taken: list[tuple[int, int]] = []
+        for value, pattern in values:
+            for m in pattern.finditer(clause):
+                if any(s < m.end() and m.start() < e for s, e in taken):
+                    continue
+                taken.append(m.span())
+                add(name, name, value, m.start(), m.end())
+    if a.blood_cue is not None and a.blood_cue.search(clause):
+        for m in _BLOOD_GROUP.finditer(clause):
+            rh = "+" if m.group("rh").lower() in ("+", "pos", "positive") else "-"
+            add("blood_group", "blood_group", (m.group("abo"), rh), m.start(), m.end())
+    if a.lab is not None:
+        for m in a.lab.finditer(clause):
+            add(
+                "lab_value",
+                a.lab_key[m.group("analyte").lower()],
+                float(m.group("value")),
+                m.start(),
+                m.end(),
+            )
     for w in _WEIGHT.finditer(clause):
         pounds = w.group("unit").lower().startswith(("lb", "pound"))
         kg = float(w.group("amt")) * (0.45359237 if pounds else 1.0)
@@ -984,7 +1295,9 @@ def _status_mentions(clause: str, offset: int, index: int, a: CompiledAttributes
             before = [d for d in drugs if d.end() <= cue.start()]
             if before:
                 gap = clause[before[-1].end() : cue.start()]
-                passive = regex.search(r"\b(?:was|were|is|are|been|being|as)\s*$", gap, FLAGS)
+                passive = regex.search(r"\b(?:was|were|is|are|been|being|as)\s*$", gap, FLAGS) or (
+                    not gap.strip() and regex.match(r"\s+by\b", clause[cue.end() :], FLAGS)
+                )  # "digoxin stopped by cardiology": a passive without its auxiliary
                 if passive and len(gap.split()) <= 6:
                     target = before[-1]
             if target is None:
@@ -1008,14 +1321,29 @@ def _conflicting(m: Mention, n: Mention, tolerance: float) -> bool:
         return False
     if m.attribute == "dose":
         (amount_m, unit_m, freq_m), (amount_n, unit_n, freq_n) = m.value, n.value  # type: ignore[misc]
+        if amount_m is None or amount_n is None:  # a frequency stated without an amount
+            return freq_m is not None and freq_n is not None and freq_m != freq_n
         if unit_m != unit_n:
             return False
         return amount_m != amount_n or (freq_m is not None and freq_n is not None and freq_m != freq_n)
-    if m.attribute == "weight":
+    if m.attribute in ("weight", "lab_value"):
         return abs(m.value - n.value) > tolerance * max(m.value, n.value)  # type: ignore[operator]
     if m.attribute == "date":
         return _dates_differ(m.value, n.value)  # type: ignore[arg-type]
     return m.value != n.value
+
+
+def _resolve_implied(mentions: list[Mention]) -> list[Mention]:
+    """Give a dose stated without its drug the drug of the nearest dose mention within two clauses."""
+    named = [m for m in mentions if m.attribute == "dose" and m.key != IMPLIED]
+    out = []
+    for m in mentions:
+        if m.attribute == "dose" and m.key == IMPLIED and named:
+            near = min(named, key=lambda n: (abs(n.clause - m.clause), n.clause > m.clause))
+            if abs(near.clause - m.clause) <= 2 and near.clause != m.clause:
+                m = Mention(m.attribute, near.key, m.value, m.clause, m.start, m.end, True)
+        out.append(m)
+    return out
 
 
 def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Mention]]:
@@ -1037,12 +1365,17 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     def flagged(pattern: regex.Pattern | None, i: int) -> bool:
         return pattern is not None and pattern.search(clause_text[i]) is not None
 
-    mentions = [m for i, span in enumerate(spans) for m in _mentions(text, span, i, a, lexicon)]
+    medicine_word = _MEDICINE_WORD.search(text) is not None
+    found = [m for i, span in enumerate(spans) for m in _mentions(text, span, i, a, lexicon, medicine_word)]
+    mentions = _resolve_implied(found)
     pairs = []
     for x, m in enumerate(mentions):
         for n in mentions[x + 1 :]:
-            if not _conflicting(m, n, a.spec.weight_tolerance):
+            tolerance = a.spec.lab_tolerance if m.attribute == "lab_value" else a.spec.weight_tolerance
+            if not _conflicting(m, n, tolerance):
                 continue
+            if (m.implied or n.implied) and abs(m.clause - n.clause) > 1:
+                continue  # a dose without its drug is compared only with the next clause
             i, j = m.clause, n.clause
             if not (sources[i] or sources[j]) or (sources[i] and sources[i] == sources[j]):
                 continue

@@ -1,0 +1,277 @@
+"""Held-out detector benchmark (issue 22): a development half to tune on, a frozen test half to report.
+
+Both halves hold single texts in the registers the lexicon was not written from — lay patient-portal
+messages, terse nurse shorthand, lab and pharmacy comments — each a ``positive`` for its detector or
+a ``near_miss`` that must not fire it (negated, historical, family history, hypothetical, normal;
+agreeing sources and documented changes; present or immaterial items).
+
+- development half: ``detector_heldout_dev.yaml`` plus the issue-15 paraphrase benchmark
+  (``detector_paraphrase_set.yaml``; its triggers and paraphrases are positives, its controls near
+  misses). Tuning reads only these.
+- test half: ``detector_heldout_test.yaml``, written before any issue-22 detector change; its sha256
+  is frozen in ``tests/controller/test_heldout_benchmark.py``.
+
+Per detector: recall on its positives and false-positive rate on its near misses (goal: recall >=
+0.80, FPR <= 0.15), the same per family and per register.
+
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test] [--assertion rules|context]
+[--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from escbench_inspect.controller.detectors import DETECTORS, DetectorName
+from escbench_inspect.datasets.errors import read_yaml, validated
+
+HERE = Path(__file__).parent
+TEST_FILE = HERE / "detector_heldout_test.yaml"
+DEV_FILE = HERE / "detector_heldout_dev.yaml"
+RECALL_GOAL = 0.80
+FPR_GOAL = 0.15
+
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "high_risk": (
+        "chest_pain",
+        "headache",
+        "back_pain",
+        "abdominal_pain",
+        "bleeding",
+        "breathing",
+        "vision",
+        "neurology",
+        "pregnancy",
+        "pediatrics",
+        "drug_reaction",
+        "sepsis",
+        "suicidality",
+        "lab_values",
+    ),
+    "conflict": (
+        "dose",
+        "side",
+        "date",
+        "allergy",
+        "medication_status",
+        "weight",
+        "code_status",
+        "pregnancy_status",
+        "blood_group",
+        "lab_value",
+        "explicit_contradiction",
+    ),
+    "missing": (
+        "dose",
+        "frequency_route_duration",
+        "weight",
+        "allergy",
+        "lab_result",
+        "timing",
+        "record",
+        "identity_indication",
+        "immaterial",
+    ),
+}
+PREFIX = {"high_risk": "h", "conflict": "c", "missing": "m"}
+Register = Literal["portal", "nurse", "lab_pharmacy", "paraphrase_set"]
+NearMissKind = Literal[
+    "negated",
+    "resolved",
+    "historical",
+    "family_history",
+    "hypothetical",
+    "normal",
+    "agreement",
+    "documented_change",
+    "dated_history",
+    "present",
+    "immaterial",
+]
+
+
+class HeldoutItem(BaseModel):
+    """One text: a positive for its detector, or a near miss that must not fire it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    detector: DetectorName
+    family: str
+    text_register: Register = Field(alias="register")
+    label: Literal["positive", "near_miss"]
+    kind: NearMissKind | None = None
+    text: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> HeldoutItem:
+        if self.family not in FAMILIES[self.detector]:
+            allowed = ", ".join(FAMILIES[self.detector])
+            raise ValueError(f"family {self.family!r} is not one of {self.detector}'s ({allowed})")
+        if (self.label == "near_miss") != (self.kind is not None):
+            raise ValueError("a near_miss needs a kind, and a positive has none")
+        if self.family == "immaterial" and self.label == "positive":
+            raise ValueError("an immaterial absence is a near miss by definition")
+        return self
+
+
+class HeldoutSet(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    version: Literal[1]
+    split: Literal["dev", "test"]
+    items: tuple[HeldoutItem, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> HeldoutSet:
+        ids = [i.id for i in self.items]
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        if repeated:
+            raise ValueError(f"duplicate ids {repeated}")
+        prefix = "t" if self.split == "test" else "d"
+        wrong = [i.id for i in self.items if not i.id.startswith(prefix + PREFIX[i.detector])]
+        if wrong:
+            starts = f"{prefix}h_/{prefix}c_/{prefix}m_"
+            raise ValueError(f"ids of the {self.split} half must start with {starts}: {wrong}")
+        return self
+
+
+def load_heldout(path: Path) -> HeldoutSet:
+    return validated(HeldoutSet, read_yaml(path), path)
+
+
+def paraphrase_items() -> list[HeldoutItem]:
+    """The issue-15 paraphrase benchmark as development items (trigger, paraphrase, controls)."""
+    from escbench_inspect.controller.quality import load_paraphrase_set
+
+    bench = load_paraphrase_set()
+    items = []
+    for item in bench.items:
+        for field_name in ("trigger", "paraphrase"):
+            items.append(
+                HeldoutItem(
+                    id=f"{item.id}_{field_name}",
+                    detector=item.detector,
+                    family=item.family,
+                    text_register="paraphrase_set",
+                    label="positive",
+                    text=getattr(item, field_name),
+                )
+            )
+    for control in bench.controls:
+        items.append(
+            HeldoutItem(
+                id=control.id,
+                detector=control.detector,
+                family=control.family,
+                text_register="paraphrase_set",
+                label="near_miss",
+                kind=control.kind,
+                text=control.text,
+            )
+        )
+    return items
+
+
+def half_items(half: Literal["dev", "test"]) -> list[HeldoutItem]:
+    if half == "test":
+        return list(load_heldout(TEST_FILE).items)
+    return [*load_heldout(DEV_FILE).items, *paraphrase_items()]
+
+
+FlagFunction = Callable[[str], dict[str, bool]]
+
+
+def _rates(items: list[HeldoutItem], fired: dict[str, bool]) -> dict:
+    positives = [fired[i.id] for i in items if i.label == "positive"]
+    negatives = [fired[i.id] for i in items if i.label == "near_miss"]
+    return {
+        "positives": len(positives),
+        "near_misses": len(negatives),
+        "recall": sum(positives) / len(positives) if positives else None,
+        "fpr": sum(negatives) / len(negatives) if negatives else None,
+    }
+
+
+def heldout_quality(items: Iterable[HeldoutItem], flags: FlagFunction) -> dict[str, dict]:
+    """Per detector: recall on its positives, FPR on its near misses, per family and per register."""
+    items = list(items)
+    fired = {i.id: bool(flags(i.text)[i.detector]) for i in items}
+    table: dict[str, dict] = {}
+    for name in DETECTORS:
+        own = [i for i in items if i.detector == name]
+        row = _rates(own, fired)
+        row["goal_met"] = (row["recall"] or 0) >= RECALL_GOAL and (row["fpr"] or 0) <= FPR_GOAL
+        row["missed"] = [i.id for i in own if i.label == "positive" and not fired[i.id]]
+        row["false_positives"] = [i.id for i in own if i.label == "near_miss" and fired[i.id]]
+        row["families"] = {
+            family: _rates(members, fired)
+            for family in FAMILIES[name]
+            if (members := [i for i in own if i.family == family])
+        }
+        row["registers"] = {
+            r: _rates(members, fired)
+            for r in ("portal", "nurse", "lab_pharmacy", "paraphrase_set")
+            if (members := [i for i in own if i.text_register == r])
+        }
+        table[name] = row
+    return table
+
+
+def _fmt(value: float | None) -> str:
+    return "   - " if value is None else f"{value:5.2f}"
+
+
+def format_quality(table: dict[str, dict], title: str) -> str:
+    lines = [title, f"{'detector':<10} {'family':<24} {'pos':>4} {'R':>5} {'neg':>4} {'FPR':>5}"]
+    for name in DETECTORS:
+        row = table[name]
+        mark = "goal met" if row["goal_met"] else "goal NOT met"
+        lines.append(
+            f"{name:<10} {'ALL':<24} {row['positives']:>4} {_fmt(row['recall'])} "
+            f"{row['near_misses']:>4} {_fmt(row['fpr'])}   {mark}"
+        )
+        for label, group in (("", row["families"]), ("register ", row["registers"])):
+            for key, r in group.items():
+                lines.append(
+                    f"{'':<10} {label + key:<24} {r['positives']:>4} {_fmt(r['recall'])} "
+                    f"{r['near_misses']:>4} {_fmt(r['fpr'])}"
+                )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from escbench_inspect.controller.detectors import detect
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--half", choices=("dev", "test", "both"), default="both")
+    parser.add_argument(
+        "--assertion", choices=("rules", "context"), default="rules", help="context: medspaCy ConText"
+    )
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--misses", action="store_true", help="list missed and false-positive ids")
+    args = parser.parse_args(argv)
+    halves = ("dev", "test") if args.half == "both" else (args.half,)
+    out = {}
+    for half in halves:
+        flags = lambda text: detect(text, assertion=args.assertion).flags  # noqa: E731
+        out[half] = heldout_quality(half_items(half), flags)
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    for half, table in out.items():
+        print(format_quality(table, f"== {half} half =="))
+        if args.misses:
+            for name in DETECTORS:
+                print(f"  {name} missed: {table[name]['missed']}")
+                print(f"  {name} false positives: {table[name]['false_positives']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

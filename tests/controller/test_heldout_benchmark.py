@@ -1,0 +1,80 @@
+"""The held-out detector benchmark (issue 22): the frozen test half, its schema, and both halves' floor."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from escbench_inspect.controller.heldout import (
+    DEV_FILE,
+    FAMILIES,
+    TEST_FILE,
+    half_items,
+    load_heldout,
+)
+from escbench_inspect.datasets.errors import DataFileError
+
+# Frozen when the test half was written, BEFORE any issue-22 change to the detectors or the lexicon.
+# Never edit the file to fit the detectors; a change to it needs a new hash and a reason in the commit.
+TEST_HALF_SHA256 = "a6372ff55c7664eca84e9ece6b25c2d03d77dd58d70848b0660554b515bbdcb6"
+
+
+def test_test_half_is_frozen() -> None:
+    assert hashlib.sha256(TEST_FILE.read_bytes()).hexdigest() == TEST_HALF_SHA256
+
+
+def test_test_half_shape() -> None:
+    bench = load_heldout(TEST_FILE)
+    assert bench.split == "test"
+    assert len(bench.items) >= 100
+    near = sum(i.label == "near_miss" for i in bench.items)
+    assert 0.35 <= near / len(bench.items) <= 0.50
+    registers = {i.text_register for i in bench.items}
+    assert registers == {"portal", "nurse", "lab_pharmacy"}
+    for detector in FAMILIES:
+        own = [i for i in bench.items if i.detector == detector]
+        assert any(i.label == "positive" for i in own) and any(i.label == "near_miss" for i in own)
+
+
+def test_halves_share_no_text() -> None:
+    dev = {i.text.strip().lower() for i in half_items("dev")}
+    test = {i.text.strip().lower() for i in half_items("test")}
+    assert not dev & test
+    assert load_heldout(DEV_FILE).split == "dev"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("family: chest_pain", "family: thorax", "thorax"),
+        ("label: near_miss, kind: family_history", "label: near_miss", "needs a kind"),
+        ("id: th_chest_1,", "id: th_chest_2,", "duplicate ids"),
+    ],
+)
+def test_bad_entry_is_named(tmp_path: Path, old: str, new: str, message: str) -> None:
+    path = tmp_path / "bench.yaml"
+    path.write_text(TEST_FILE.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(DataFileError) as info:
+        load_heldout(path)
+    assert "bench.yaml" in str(info.value) and message in str(info.value)
+
+
+# Regression floors, set at the issue-22 figures (test half: C recall 0.75 is BELOW the 0.80 goal,
+# reported as such in docs/controller.md; the floor keeps it from falling further).
+FLOORS = {
+    "dev": {"conflict": (0.95, 0.05), "missing": (0.95, 0.05), "high_risk": (0.95, 0.05)},
+    "test": {"conflict": (0.75, 0.15), "missing": (0.85, 0.15), "high_risk": (0.85, 0.15)},
+}
+
+
+@pytest.mark.parametrize("half", ["dev", "test"])
+def test_detector_floor_on_each_half(half: str) -> None:
+    from escbench_inspect.controller.detectors import detect
+    from escbench_inspect.controller.heldout import heldout_quality
+
+    table = heldout_quality(half_items(half), lambda text: detect(text).flags)  # type: ignore[arg-type]
+    for name, (recall, fpr) in FLOORS[half].items():
+        assert table[name]["recall"] >= recall, (half, name, table[name]["missed"])
+        assert table[name]["fpr"] <= fpr, (half, name, table[name]["false_positives"])
