@@ -9,7 +9,7 @@ agreeing sources and documented changes; present or immaterial items).
   (``detector_paraphrase_set.yaml``; its triggers and paraphrases are positives, its controls near
   misses). Tuning reads only these.
 - test half: ``detector_heldout_test.yaml``, written before any issue-22 detector change; its sha256
-  is frozen in ``tests/controller/test_heldout_benchmark.py``.
+  is frozen in ``tests/escbench/controller/test_heldout_benchmark.py``.
 
 Per detector: recall on its positives and false-positive rate on its near misses (goal: recall >=
 0.80, FPR <= 0.15), the same per family and per register.

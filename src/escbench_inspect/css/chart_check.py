@@ -10,7 +10,7 @@ machine-readable reason; the dataset builder excludes every tuple whose baseline
 has one, at any chart length, and counts it by reason.
 
 The patterns below are the chart's own phrasings (the renderer is templated), so a change of
-wording in ``render.py`` must be mirrored here; the planted-defect tests in tests/css check that
+wording in ``render.py`` must be mirrored here; the planted-defect tests in tests/escbench/css check that
 each check still fires.
 """
 

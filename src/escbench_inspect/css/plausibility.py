@@ -5,7 +5,7 @@ sex; the WBC from its differential; CHA2DS2-VASc from the problem list; pack-yea
 history; ages of relatives from the patient's), or compares documents that must agree (a DXA report
 and the T-score quoted in the problem list; a report and the procedure that produced it; the cadence
 a note states and the next note of its kind). None of them looks at the structured case. Every
-check has a planted-defect test in ``tests/css/test_css_plausibility.py``; ``escbench css audit``
+check has a planted-defect test in ``tests/escbench/css/test_css_plausibility.py``; ``escbench css audit``
 prints their counts per chart length (issue 21's findings table, one row per check).
 """
 

@@ -51,7 +51,7 @@ def test_regular_install_runs_triage_by_name(tmp_path: Path) -> None:
     assert log.status == "success" and len(log.samples) == 2
     assert log.eval.task == "escbench/triage"
     # Metrics are registered in the escbench package: the same names as in an editable install
-    # (tests/escalation/test_tasks.py::test_metric_names_are_escbench_namespaced_and_short).
+    # (tests/escbench/escalation/test_tasks.py::test_metric_names_are_escbench_namespaced_and_short).
     names = {name for score in log.results.scores for name in score.metrics if "/" in name}
     assert {"escbench/sensitivity", "escbench/specificity", "escbench/miss_rate"} <= names
     assert all(name.startswith("escbench/") for name in names), names

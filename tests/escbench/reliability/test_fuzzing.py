@@ -1,7 +1,7 @@
 """Property-based tests (hypothesis) of the decision parser and the assembly/rendering pipeline.
 
 Example counts are modest so the folder stays CI-fast; raise them locally when changing the
-parser or the schema, e.g. ``ESCBENCH_FUZZ_EXAMPLES=2000 pytest tests/reliability/test_fuzzing.py``
+parser or the schema, e.g. ``ESCBENCH_FUZZ_EXAMPLES=2000 pytest tests/escbench/reliability/test_fuzzing.py``
 (the counts scale together).
 """
 

@@ -141,7 +141,7 @@ def test_detectors_survive_hostile_text() -> None:
 def test_chart_tool_gives_each_concurrent_sample_its_own_chart(tmp_path: Path) -> None:
     """Agent mode end to end: concurrent samples each read only their own (hostile) chart.
 
-    The tool's name handling (paths, injections, unknown names) is covered in tests/agents; this
+    The tool's name handling (paths, injections, unknown names) is covered in tests/escbench/agents; this
     adds isolation between samples running at once and inert hostile chart content.
     """
     pytest.importorskip("escbench_inspect.agents.escalation")

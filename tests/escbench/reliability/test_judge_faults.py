@@ -1,6 +1,6 @@
 """Judge faults (CSS and CMS on the ``grader`` role): unscored with the reason, counted, never 0 or 1.
 
-tests/css/test_css_task.py already runs the CSS judge end to end through a raising grader, prose,
+tests/escbench/css/test_css_task.py already runs the CSS judge end to end through a raising grader, prose,
 an out-of-range score and a different schema. This adds the reply shapes it does not try (parser
 level), the CMS judge's failures and a hanging grader end to end, and pins down two replies that
 are not turned into scores.

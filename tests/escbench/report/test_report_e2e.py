@@ -378,7 +378,7 @@ def test_no_escalation_logs_gives_an_empty_report_that_says_why(
     assert cli_main(["report", *plain, "--out", str(tmp_path / "a"), "--bootstrap", "10"]) == 1
     assert "no test-split escalation decisions found" in capsys.readouterr().out
     assert "not an escbench log" in (tmp_path / "a" / "report.md").read_text()
-    # with a CSS log among them, the CSS section is the report (tests/report/test_small_runs.py)
+    # with a CSS log among them, the CSS section is the report (tests/escbench/report/test_small_runs.py)
     css = [str(p) for p in log_dir.glob("*.eval") if "_css_" in p.name]
     assert cli_main(["report", *plain, *css, "--out", str(tmp_path / "b"), "--bootstrap", "10"]) == 0
     markdown = (tmp_path / "b" / "report.md").read_text()
