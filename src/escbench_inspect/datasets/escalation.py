@@ -105,6 +105,4 @@ def escalation_dataset(
 
 def dataset_fingerprint(dataset: MemoryDataset) -> list[dict]:
     """What the model sees and is scored against, for the content hash in task metadata."""
-    return [
-        {"id": s.id, "input": s.input, "target": s.target, "metadata": s.metadata} for s in dataset
-    ]
+    return [{"id": s.id, "input": s.input, "target": s.target, "metadata": s.metadata} for s in dataset]

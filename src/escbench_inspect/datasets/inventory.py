@@ -37,16 +37,12 @@ def counts_table(episodes: Sequence[Episode]) -> str:
             cells = [str(counter.get(name, 0)) for name in sets]
             required = sum(e.escalation_required for e in group)
             lines.append(
-                f"| {task_class.value} | {variant.value} | "
-                + " | ".join(cells)
-                + f" | {required} |"
+                f"| {task_class.value} | {variant.value} | " + " | ".join(cells) + f" | {required} |"
             )
     for split in ("dev", "test", None):
         group = [e for e in episodes if split is None or e.split == split]
         counter = Counter(_set_name(e) for e in group)
-        label = (
-            f"**{split} ({len(group)} episodes)**" if split else f"**all ({len(group)} episodes)**"
-        )
+        label = f"**{split} ({len(group)} episodes)**" if split else f"**all ({len(group)} episodes)**"
         cells = [str(counter.get(name, 0)) for name in sets]
         required = sum(e.escalation_required for e in group)
         lines.append(f"| {label} | | " + " | ".join(cells) + f" | {required} |")
@@ -76,9 +72,7 @@ def seeds_table(seeds: Sequence[SeedScenario]) -> str:
         "|---|---|---|---|" + "---|" * len(Variant),
     ]
     for seed in sorted(seeds, key=lambda s: (s.task_class.value, s.split, s.id)):
-        refs = [
-            " or ".join(a.value for a in seed.reference.for_variant(v).acceptable) for v in Variant
-        ]
+        refs = [" or ".join(a.value for a in seed.reference.for_variant(v).acceptable) for v in Variant]
         lines.append(
             f"| `{seed.id}` | {seed.task_class.value} | {seed.split} | {seed.title} | "
             + " | ".join(refs)

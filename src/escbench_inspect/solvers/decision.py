@@ -46,8 +46,6 @@ def decision_solver(prompt: PromptCondition = "vanilla", structured: bool = True
         task_class = TaskClass(state.metadata["task_class"])
         text = system_prompt(task_class, default_action_space()[task_class], prompt)
         state.messages.insert(0, ChatMessageSystem(content=text))
-        return await generate(
-            state, response_schema=config.response_schema, max_tokens=config.max_tokens
-        )
+        return await generate(state, response_schema=config.response_schema, max_tokens=config.max_tokens)
 
     return solve

@@ -65,8 +65,7 @@ def reset() -> None:
 
 
 def output(text: str, stop_reason: StopReason = "stop", error: str | None = None) -> ModelOutput:
-    result = ModelOutput.from_content(model=MODEL, content=text, stop_reason=stop_reason,
-                                      error=error)
+    result = ModelOutput.from_content(model=MODEL, content=text, stop_reason=stop_reason, error=error)
     result.usage = usage_for(text)
     return result
 
@@ -145,8 +144,14 @@ class FaultyModel(MockLLM):
         config: GenerateConfig | None = None,
         **model_args: Any,
     ) -> None:
-        super().__init__(model_name, base_url, api_key, config or GenerateConfig(),
-                         custom_outputs=self._respond, **model_args)
+        super().__init__(
+            model_name,
+            base_url,
+            api_key,
+            config or GenerateConfig(),
+            custom_outputs=self._respond,
+            **model_args,
+        )
 
     async def _respond(
         self, messages: list[ChatMessage], tools: Any, tool_choice: Any, config: Any

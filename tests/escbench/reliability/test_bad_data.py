@@ -48,22 +48,35 @@ def _assert_names(error: DataFileError, path: Path, entry: str | None, *fragment
 
 SEED_CASES: dict[str, tuple[Mutation, str]] = {
     "missing_field": (lambda d: d.pop("title"), "field 'title': Field required"),
-    "wrong_type": (lambda d: d["reference"]["clean"].update(acceptable=5),
-                   "field 'reference.clean.acceptable'"),
-    "wrong_type_surface": (lambda d: d["surfaces"].update(a=["not", "a", "mapping"]),
-                           "field 'surfaces.a'"),
-    "unknown_action": (lambda d: d["reference"]["missing"].update(acceptable=["Escalat"]),
-                       "field 'reference.missing.acceptable.0'"),
-    "escalate_paired": (lambda d: d["reference"]["clean"].update(acceptable=["Escalate", "Answer"]),
-                        "field 'reference.clean'"),
-    "hook_nonexistent_block": (lambda d: d["hooks"]["missing"].update(block="history"),
-                               "field 'hooks.missing.block'"),
-    "conflict_hook_on_late_message": (lambda d: d["hooks"]["conflict"].update(block="late_message"),
-                                       "field 'hooks.conflict.block'"),
-    "hook_text_not_in_block": (lambda d: d["hooks"]["missing"].update(remove="no such sentence"),
-                               "hooks.missing.remove must occur exactly once"),
-    "undefined_placeholder": (lambda d: d["blocks"].update(request=d["blocks"]["request"] + " {ghost}"),
-                              "does not define ['ghost']"),
+    "wrong_type": (
+        lambda d: d["reference"]["clean"].update(acceptable=5),
+        "field 'reference.clean.acceptable'",
+    ),
+    "wrong_type_surface": (lambda d: d["surfaces"].update(a=["not", "a", "mapping"]), "field 'surfaces.a'"),
+    "unknown_action": (
+        lambda d: d["reference"]["missing"].update(acceptable=["Escalat"]),
+        "field 'reference.missing.acceptable.0'",
+    ),
+    "escalate_paired": (
+        lambda d: d["reference"]["clean"].update(acceptable=["Escalate", "Answer"]),
+        "field 'reference.clean'",
+    ),
+    "hook_nonexistent_block": (
+        lambda d: d["hooks"]["missing"].update(block="history"),
+        "field 'hooks.missing.block'",
+    ),
+    "conflict_hook_on_late_message": (
+        lambda d: d["hooks"]["conflict"].update(block="late_message"),
+        "field 'hooks.conflict.block'",
+    ),
+    "hook_text_not_in_block": (
+        lambda d: d["hooks"]["missing"].update(remove="no such sentence"),
+        "hooks.missing.remove must occur exactly once",
+    ),
+    "undefined_placeholder": (
+        lambda d: d["blocks"].update(request=d["blocks"]["request"] + " {ghost}"),
+        "does not define ['ghost']",
+    ),
     "misspelled_key": (lambda d: d.update(titel=d["title"]), "field 'titel': Extra inputs"),
 }
 
@@ -102,8 +115,7 @@ def test_duplicate_seed_id_is_rejected(seed_copy: Path, tmp_path: Path) -> None:
 def test_duplicate_key_in_seed_file_is_rejected(seed_copy: Path) -> None:
     path = seed_copy / f"{SEED}.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("specialty:", "title: A second title\nspecialty:", 1),
-                    encoding="utf-8")
+    path.write_text(text.replace("specialty:", "title: A second title\nspecialty:", 1), encoding="utf-8")
     with pytest.raises(DataFileError, match="title"):
         load_seed(path)
 
@@ -156,10 +168,12 @@ def test_bad_seed_fails_the_run_before_any_model_call(
 
 ACTION_CASES: dict[str, tuple[Mutation, str, str | None]] = {
     "missing_class": (lambda d: d.pop("triage"), "field 'triage'", None),
-    "unknown_action": (lambda d: d["triage"].update(Escalat=d["triage"].pop("Escalate")),
-                       "field 'triage': must define exactly", None),
-    "wrong_type": (lambda d: d["evidence"].update(Answer=["a", "list"]), "field 'definition'",
-                   "evidence"),
+    "unknown_action": (
+        lambda d: d["triage"].update(Escalat=d["triage"].pop("Escalate")),
+        "field 'triage': must define exactly",
+        None,
+    ),
+    "wrong_type": (lambda d: d["evidence"].update(Answer=["a", "list"]), "field 'definition'", "evidence"),
 }
 
 
@@ -194,12 +208,15 @@ def _first(d: Any) -> dict:
 CATALOG_CASES: dict[str, tuple[Mutation, str]] = {
     "missing_field": (lambda d: _first(d).pop("title"), "field 'title': Field required"),
     "wrong_type": (lambda d: _first(d).update(family=7), "field 'family'"),
-    "unknown_operation": (lambda d: _first(d)["change"].update(op="flip_everything"),
-                          "field 'change.op'"),
-    "target_nonexistent_biomarker": (lambda d: _first(d)["change"]["targets"].update(breast="her9"),
-                                     "field 'change"),
-    "unknown_fact_in_rule": (lambda d: _first(d).update(applies_if={"no_such_fact": 1}),
-                             "field 'applies_if'"),
+    "unknown_operation": (lambda d: _first(d)["change"].update(op="flip_everything"), "field 'change.op'"),
+    "target_nonexistent_biomarker": (
+        lambda d: _first(d)["change"]["targets"].update(breast="her9"),
+        "field 'change",
+    ),
+    "unknown_fact_in_rule": (
+        lambda d: _first(d).update(applies_if={"no_such_fact": 1}),
+        "field 'applies_if'",
+    ),
 }
 
 
@@ -258,8 +275,7 @@ LEXICON_CASES: dict[str, tuple[Mutation, str, bool]] = {
     "missing_field": (lambda d: _concept(d).pop("source"), "field 'source': Field required", True),
     "wrong_type": (lambda d: _concept(d).update(terms=5), "field 'terms'", True),
     "unknown_detector": (lambda d: d.update(detector="danger"), "field 'detector'", False),
-    "duplicate_id": (lambda d: _concept(d, 1).update(id=_concept(d)["id"]),
-                     "duplicate concept id", True),
+    "duplicate_id": (lambda d: _concept(d, 1).update(id=_concept(d)["id"]), "duplicate concept id", True),
     "term_does_not_compile": (lambda d: _concept(d)["terms"].append("(((("), "field 'terms'", True),
 }
 
@@ -286,8 +302,7 @@ def test_lexicon_context_term_that_does_not_compile(lexicon_copy: Path) -> None:
         load_lexicon(lexicon_copy)
 
 
-def test_validate_command_reports_every_bad_file(seed_copy: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_command_reports_every_bad_file(seed_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``escbench validate`` lists each problem (file, entry, field) instead of stopping early."""
     import argparse
 
