@@ -10,6 +10,8 @@ import argparse
 import importlib
 import sys
 
+from escbench_inspect import progress
+
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "build": ("escbench_inspect.datasets.export", "Export the assembled episodes as JSONL."),
@@ -63,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         # a user error (a file that is missing or unreadable, a bad value): one line, no traceback;
         # the messages name the file (DataFileError, read_log) or the value
         raise SystemExit(f"escbench {args.command}: {error}") from error
+    finally:
+        progress.enable(False)  # a command's progress lasts as long as the command (in-process callers)
 
 
 if __name__ == "__main__":

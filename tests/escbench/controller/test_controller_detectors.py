@@ -159,7 +159,10 @@ def test_stress_set_paraphrase_recall_and_controls() -> None:
 # regression guards at the measured values, not the paper's figures.
 # Issue 15: M counts only absences about a needed (clinical) item — administrative blanks such as
 # "Preferred pharmacy: [not recorded]" are immaterial — which lifted M precision to 0.48.
-IN_BENCHMARK_FLOOR = {"conflict": (0.37, 0.59), "missing": (0.48, 1.00), "high_risk": (0.72, 0.92)}
+# Issue 20 made material and immaterial blanks alike in form (only *which* item is absent differs), so
+# M fires on more immaterial blanks: M precision 0.48 -> 0.46 on the rewritten corpus (C 0.38/0.60,
+# H 0.72/0.93 unchanged; benchmarks/detector_quality.py).
+IN_BENCHMARK_FLOOR = {"conflict": (0.37, 0.59), "missing": (0.45, 1.00), "high_risk": (0.72, 0.92)}
 
 
 def test_in_benchmark_quality_floor() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from escbench_inspect.controller.scorer import (
 )
 from escbench_inspect.datasets.schema import Action
 from escbench_inspect.tasks import escalation_task
-from escbench_inspect.testing import scripted_model
+from escbench_inspect.testing import last_user_text, scripted_model
 
 KEYS = {"correct", "escalated", "invalid", "utility_5", "utility_10", "confidence"}
 META = {
@@ -55,6 +56,15 @@ def _controller_file(tmp_path: Path) -> Path:
     return path
 
 
+def _some_without_confidence(messages) -> str:
+    """The answer-biased policy, with every fourth episode's confidence left out (the demo policy omits
+    it in 5 % of episodes, which the 40 episodes here may not reach), so both explanation forms occur."""
+    reply = answer_biased_policy(messages)
+    if len(last_user_text(messages)) % 4 == 0:
+        reply = re.sub(r',\s*"confidence":\s*[0-9.]+', "", reply)
+    return reply
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory):
     tmp = tmp_path_factory.mktemp("ctl")
@@ -62,7 +72,8 @@ def run(tmp_path_factory: pytest.TempPathFactory):
     task = escalation_task(
         split="all", classes="triage", variants=["clean", "late_risk"], controller=str(path)
     )
-    [log] = inspect_eval(task, model=scripted_model(answer_biased_policy), log_dir=str(tmp), display="none")
+    model = scripted_model(_some_without_confidence)
+    [log] = inspect_eval(task, model=model, log_dir=str(tmp), display="none")
     assert log.status == "success"
     return log, path
 
@@ -129,7 +140,7 @@ def test_controller_explanation_says_why_the_final_action_is_right_or_wrong(run)
         verdict = f"{final} {member} {{{', '.join(accepted)}}} — {sample.metadata['rationale']}"
         note = (
             f"Controller full: R={meta['R']:.3f} (C={int(meta['C'])} M={int(meta['M'])} "
-            f"H={int(meta['H'])}); model {meta['model_action']} -> final {final}."
+            f"H={int(meta['H'])}); model {meta['model_action'] or 'invalid'} -> final {final}."
         )
         missing = meta["confidence"] is None
         confidence = "Confidence missing (no confidence given): NaN, left out of confidence/mean_present."

@@ -9,6 +9,7 @@ from escbench_inspect import progress
 
 @pytest.fixture(autouse=True)
 def restore() -> None:
+    progress.enable(False)  # whatever an earlier in-process command left
     yield
     progress.enable(False)
 
