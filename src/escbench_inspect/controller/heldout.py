@@ -30,6 +30,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from escbench_inspect.controller.detectors import DETECTORS, DetectorName
+from escbench_inspect.controller.quality import FAMILIES as PARAPHRASE_FAMILIES
+from escbench_inspect.controller.quality import PREFIX
 from escbench_inspect.datasets.errors import read_yaml, validated
 
 HERE = Path(__file__).parent
@@ -38,49 +40,19 @@ DEV_FILE = HERE / "detector_heldout_dev.yaml"
 RECALL_GOAL = 0.80
 FPR_GOAL = 0.15
 
+# The paraphrase set's families, plus the attributes and the immaterial blanks issue 22 added.
 FAMILIES: dict[str, tuple[str, ...]] = {
-    "high_risk": (
-        "chest_pain",
-        "headache",
-        "back_pain",
-        "abdominal_pain",
-        "bleeding",
-        "breathing",
-        "vision",
-        "neurology",
-        "pregnancy",
-        "pediatrics",
-        "drug_reaction",
-        "sepsis",
-        "suicidality",
-        "lab_values",
-    ),
+    "high_risk": PARAPHRASE_FAMILIES["high_risk"],
     "conflict": (
-        "dose",
-        "side",
-        "date",
-        "allergy",
-        "medication_status",
-        "weight",
+        *PARAPHRASE_FAMILIES["conflict"][:-1],
         "code_status",
         "pregnancy_status",
         "blood_group",
         "lab_value",
-        "explicit_contradiction",
+        PARAPHRASE_FAMILIES["conflict"][-1],  # explicit_contradiction stays last
     ),
-    "missing": (
-        "dose",
-        "frequency_route_duration",
-        "weight",
-        "allergy",
-        "lab_result",
-        "timing",
-        "record",
-        "identity_indication",
-        "immaterial",
-    ),
+    "missing": (*PARAPHRASE_FAMILIES["missing"], "immaterial"),
 }
-PREFIX = {"high_risk": "h", "conflict": "c", "missing": "m"}
 Register = Literal["portal", "nurse", "lab_pharmacy", "paraphrase_set"]
 NearMissKind = Literal[
     "negated",
