@@ -217,10 +217,15 @@ def test_ckd_epi_2021_reference_values() -> None:
     assert round(ckd_epi_2021(0.9, 40, False)) == 111
 
 
-def test_no_emitted_chart_has_a_plausibility_violation_at_any_length() -> None:
+@pytest.mark.parametrize(
+    "length",
+    # the default length (short) in the default suite; the longer renderings in the slow step
+    [pytest.param(length, marks=() if length == "short" else pytest.mark.slow) for length in CHART_LENGTHS],
+)
+def test_no_emitted_chart_has_a_plausibility_violation_at_any_length(length: str) -> None:
     plans, _ = _all_plans()
-    found = plausibility_audit(list(plans), tuple(CHART_LENGTHS))
-    assert {length: sum(c.values()) for length, c in found.items()} == dict.fromkeys(CHART_LENGTHS, 0)
+    found = plausibility_audit(list(plans), (length,))
+    assert {key: sum(c.values()) for key, c in found.items()} == {length: 0}
 
 
 def test_one_patient_behind_the_numbers() -> None:

@@ -104,6 +104,7 @@ def _prompt_hash(sample: object) -> str:
     return hashlib.sha256(json.dumps(users[-1].content).encode()).hexdigest()
 
 
+@pytest.mark.slow  # ~35 s; SIGTERM and Ctrl-C without the ignored-SIGINT twist run by default
 @needs_openai
 def test_sigterm_under_ignored_sigint_cancels_then_resume_completes(
     fake_server_bin: Path, chat_gguf: Path, tmp_path: Path

@@ -196,6 +196,7 @@ def test_rejudge_cli_records_an_unusable_grader_reply_as_unscored(
     assert [row["css_rank"] for row in rows] == [1, None]  # an unscored log is not ranked first
 
 
+@pytest.mark.slow  # ~25 s: tune + score + report end to end; the per-provider steps run by default above
 def test_tune_score_and_report_on_three_providers(
     escalation_logs: dict[str, Path], css_logs: dict[str, Path], tmp_path: Path
 ) -> None:
