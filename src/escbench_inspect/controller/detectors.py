@@ -28,10 +28,10 @@ resolution ("INR 2.4, therapeutic" never fires; a critical INR is a threshold cr
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import regex
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -428,6 +428,47 @@ def term_pattern(term: str) -> str:
     return rf"(?<![\w]){_sequence(term)}(?![\w])"
 
 
+def _term_literals(term: str) -> frozenset[str] | None:
+    """Words of which a match of ``term`` must contain one (lower case), or None when no such set can
+    be read off the term (raw ``re:`` terms, fuzzy or parenthesised words only). Used as a prefilter:
+    a concept none of whose literals occurs in the case-folded text cannot match, so its pattern is
+    not run (speed, issue 22r; results unchanged)."""
+    if term.startswith("re:"):
+        return None
+    best: frozenset[str] | None = None
+    for token in _split(term, None):
+        if token == ".." or (token.endswith("?") and len(token) > 1) or token.startswith("("):
+            continue
+        alternatives = token.split("/")
+        if any(a.startswith("~") or not a.rstrip("*").isascii() or not a.rstrip("*") for a in alternatives):
+            continue
+        literals = frozenset(a.rstrip("*").lower() for a in alternatives)
+        if best is None or min(map(len, literals)) > min(map(len, best)):
+            best = literals
+    return best
+
+
+def concept_literals(terms: Iterable[str]) -> tuple[str, ...] | None:
+    """The union of the terms' required words, or None when one term has none (always scan)."""
+    found: set[str] = set()
+    for term in terms:
+        literals = _term_literals(term)
+        if literals is None:
+            return None
+        found |= literals
+    return tuple(sorted(found))
+
+
+# Characters that case-insensitive matching may equate with an ASCII letter although str.casefold
+# does not map them to it: a text containing one is never prefiltered.
+_FOLD_EXCEPTIONS = frozenset("\u0130\u0131\u017f\u212a")
+
+
+def may_match(literals: tuple[str, ...] | None, folded: str | None) -> bool:
+    """False only when no required word of a concept occurs in the case-folded text."""
+    return literals is None or folded is None or any(word in folded for word in literals)
+
+
 def _alternation(terms: Iterable[str]) -> regex.Pattern:
     """One pattern for many terms; word boundaries are hoisted out of the alternation (speed)."""
     terms = list(terms)
@@ -459,6 +500,7 @@ class CompiledConcept:
     pattern: regex.Pattern
     context: regex.Pattern | None
     system_source: str | None = None
+    literals: tuple[str, ...] | None = None  # prefilter: one of these words must occur
 
 
 @dataclass(frozen=True)
@@ -481,6 +523,9 @@ class Lexicon:
     historical_post: regex.Pattern | None = field(default=None, repr=False)
     premodifiers: regex.Pattern | None = field(default=None, repr=False)
     needed: CompiledNeeded | None = field(default=None, repr=False)
+    # Per-clause results of the structural conflict detector, keyed by the clause's text (episodes
+    # share most clauses across variants and surfaces): a memo, never an input (speed, issue 22r).
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def restrict(self, origins: Iterable[str]) -> Lexicon:
         """The lexicon without terms/concepts whose origin is not in ``origins`` (held-out views)."""
@@ -556,7 +601,9 @@ def _compile_concept(
         if origins is None or not isinstance(t, Term) or (t.origin or concept.origin) in origins
     ]
     context = _alternation(context_terms) if context_terms else None
-    return CompiledConcept(detector, concept, _alternation(chosen), context, system_source)
+    return CompiledConcept(
+        detector, concept, _alternation(chosen), context, system_source, concept_literals(chosen)
+    )
 
 
 def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
@@ -1096,7 +1143,10 @@ def detect(
             suppressed.append(Suppressed(detector, concept, original[s:e], s, e, reason))
 
     found: list[tuple[CompiledConcept, int, int, str | None]] = []
+    folded = None if _FOLD_EXCEPTIONS.intersection(clean) else clean.casefold()
     for compiled in lexicon.concepts:
+        if not may_match(compiled.literals, folded):
+            continue
         hits = list(_concept_hits(compiled, clean, lexicon, assertion))
         if not hits:
             continue
@@ -1313,6 +1363,21 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         lab_key=lab_key,
         stop_instruction=_optional(spec.status_stop_instruction),
     )
+
+
+MEMO_LIMIT = 200_000
+
+
+def _memo(memo: dict, key: tuple, compute: Callable[[str], object]) -> Any:
+    """``compute(key[1])``, remembered under ``key``."""
+    if key not in memo:
+        memo[key] = compute(key[1])
+    return memo[key]
+
+
+def _clause_facts(clause: str, a: CompiledAttributes) -> tuple[frozenset[str], bool]:
+    """The source cues a clause names, and whether it carries a calendar date."""
+    return frozenset(m.group().lower() for m in a.source.finditer(clause)), _DATE.search(clause) is not None
 
 
 def _split_at_sources(
@@ -1622,21 +1687,35 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     a = lexicon.attributes
     if a is None:
         return []
-    spans = _split_at_sources(text, _clauses(text), a.source)
+    memo = lexicon.memo
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()
+    spans = [
+        (start + s, start + e)
+        for start, end in _clauses(text)
+        for s, e in _memo(
+            memo, ("split", text[start:end]), lambda c: _split_at_sources(c, [(0, len(c))], a.source)
+        )
+    ]
     clause_text = [text[s:e] for s, e in spans]
-    sources = [frozenset(m.group().lower() for m in a.source.finditer(c)) for c in clause_text]
-    dated = [_DATE.search(c) is not None for c in clause_text]
+    facts = [_memo(memo, ("facts", c), lambda c: _clause_facts(c, a)) for c in clause_text]
+    sources = [f[0] for f in facts]
+    dated = [f[1] for f in facts]
 
     def flagged(pattern: regex.Pattern | None, i: int) -> bool:
         return pattern is not None and pattern.search(clause_text[i]) is not None
 
     medicine_word = _MEDICINE_WORD.search(text) is not None
     blood_context = a.blood_cue is not None and a.blood_cue.search(text) is not None  # the text's topic
-    found = [
-        m
-        for i, span in enumerate(spans)
-        for m in _mentions(text, span, i, a, lexicon, medicine_word, blood_context)
-    ]
+    found = []
+    for i, (s, _) in enumerate(spans):
+        key = ("mentions", clause_text[i], medicine_word, blood_context)
+        relative = _memo(
+            memo,
+            key,
+            lambda c: _mentions(c, (0, len(c)), 0, a, lexicon, medicine_word, blood_context),
+        )
+        found.extend(replace(m, clause=i, start=m.start + s, end=m.end + s) for m in relative)
     mentions = _resolve_implied(found)
     pairs = []
     for x, m in enumerate(mentions):
