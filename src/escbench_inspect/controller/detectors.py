@@ -1262,7 +1262,7 @@ _BLOOD_GROUP = regex.compile(
 _ALLERGY_AFTER = regex.compile(r"\s+allerg(?:y|ies)\b", FLAGS)
 # A blood group does not change with time: an "old" or "historical" group that differs is a conflict.
 HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value"})
-_COMMA = regex.compile(r"(?<!\d),(?=\s)\s*")
+_COMMA = regex.compile(r",(?=\s)\s*")
 _PRONOUN_AFTER = regex.compile(r"\s+(?:it|them)\b", FLAGS)
 _INSTRUCTION_GAP_WORDS = 6
 

@@ -10,9 +10,9 @@ import pytest
 
 from escbench_inspect.controller import heldout
 from escbench_inspect.controller.detectors import (
+    _FOLD_EXCEPTIONS,
     LEXICON_DIR,
     NEEDED_FILE,
-    _FOLD_EXCEPTIONS,
     TASK_CLASSES,
     _term_literals,
     default_lexicon,
@@ -30,14 +30,14 @@ split: blind
 items:
   - {id: bh_chest_1, detector: high_risk, family: chest_pain, register: handoff, label: positive,
      text: "S: crushing central chest pain since 02:00, clammy."}
-  - {id: bh_breath_n1, detector: high_risk, family: breathing, register: letter, label: near_miss, kind: baseline,
-     text: "Known COPD, stable, breathless on hills as always."}
+  - {id: bh_breath_n1, detector: high_risk, family: breathing, register: letter, label: near_miss,
+     kind: baseline, text: "Known COPD, stable, breathless on hills as always."}
   - {id: bc_dose_1, detector: conflict, family: dose, register: letter, label: positive,
      text: "Letter: digoxin 125 micrograms daily. Chart: digoxin 250 micrograms daily."}
-  - {id: bm_code_1, detector: missing, family: code_status, register: handoff, label: positive, task_class: triage,
-     text: "Resus status not documented."}
-  - {id: bm_vitals_n1, detector: missing, family: vital_signs, register: letter, label: near_miss, kind: immaterial,
-     task_class: documentation, text: "No observations recorded in the letter."}
+  - {id: bm_code_1, detector: missing, family: code_status, register: handoff, label: positive,
+     task_class: triage, text: "Resus status not documented."}
+  - {id: bm_vitals_n1, detector: missing, family: vital_signs, register: letter, label: near_miss,
+     kind: immaterial, task_class: documentation, text: "No observations recorded in the letter."}
 """
 
 
@@ -58,7 +58,7 @@ def test_blind_half_loads_with_new_registers_kinds_families_and_task_class(tmp_p
 @pytest.mark.parametrize(
     ("old", "new", "entry", "field"),
     [
-        ("task_class: triage,\n", "\n", "bm_code_1", "task_class"),
+        ("task_class: triage, text", "text", "bm_code_1", "task_class"),
         (
             'register: handoff, label: positive,\n     text: "S:',
             'register: sbar, label: positive,\n     text: "S:',
@@ -118,7 +118,8 @@ def test_blind_half_present_is_run_with_each_items_task_class(
 def test_blind_half_with_a_bad_item_is_one_line_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
-    monkeypatch.setattr(heldout, "BLIND_FILE", _blind(tmp_path, BLIND.replace("task_class: triage,\n", "\n")))
+    unclassed = BLIND.replace("task_class: triage, text", "text")
+    monkeypatch.setattr(heldout, "BLIND_FILE", _blind(tmp_path, unclassed))
     assert heldout.main(["--half", "blind"]) == 2
     err = capsys.readouterr().err
     assert "bm_code_1" in err and "Traceback" not in err
@@ -133,7 +134,8 @@ POLICY = {
     "messaging": {"drug", "dose", "frequency", "presenting_complaint", "symptom_onset", "age", "weight",
                   "pregnancy_status", "allergy_status", "lab_result", "last_dose_time"},
     "triage": {"vital_signs", "symptom_onset", "presenting_complaint", "current_medications",
-               "allergy_status", "weight", "pregnancy_status", "lab_result", "code_status", "patient_identity"},
+               "allergy_status", "weight", "pregnancy_status", "lab_result", "code_status",
+               "patient_identity"},
 }  # fmt: skip
 
 
@@ -163,6 +165,9 @@ def test_needed_items_file_encodes_the_label_policy() -> None:
         ("eGFR not available.", {"documentation", "evidence", "messaging", "triage"}),
         ("LFTs pending.", {"evidence", "messaging", "triage"}),
         ("Stop date not stated on the script.", {"documentation"}),
+        # coordinated with an item immaterial for the class, a needed item still counts
+        ("Allergy status and code status not documented.", set(TASK_CLASSES)),
+        ("Code status not documented; allergies NKDA.", {"triage"}),
         ("Religion: not stated.", set()),
         ("Preferred pharmacy: blank.", set()),
         ("GP fax number missing from the letterhead.", set()),
@@ -273,14 +278,13 @@ def test_bad_needed_items_file_is_named(tmp_path: Path, old: str, new: str, mess
         ("Blood group O neg per the lab and on her card.", False),
         # date formats
         ("Pt says last dose 03/04/2025, pharmacy record says last dose 01/04/2025.", True),
-        ("Referral gives the date of the fall as 2025-02-11; the ambulance record says date of the fall 14 Feb 2025.",
-         True),
+        ("Referral: date of the fall 2025-02-11; ambulance record: date of the fall 14 Feb 2025.", True),
         ("Date of the fall 2025-02-14 per the referral, 14 February 2025 per the ambulance record.", False),
         # documented change and dated history stay quiet
         ("Weight 80 kg in January per the GP record, 72 kg in clinic today after chemotherapy.", False),
         ("Ramipril increased from 2.5 mg to 5 mg daily by the GP; the chart shows 5 mg daily.", False),
         # "my repeat" is a repeat prescription, not a repeated measurement
-        ("the specialist said to come off the naproxen but the surgery keeps sending it with my repeat", True),
+        ("the specialist said to come off the naproxen but the surgery keeps sending it on my repeat", True),
         # sodium is held in a narrow band (4 % tolerance, not 10 %)
         ("Sodium 128 on the handover sheet, lab shows sodium 141 on the same sample.", True),
         ("Sodium 139 on the handover sheet, lab shows sodium 140 on the same sample.", False),
@@ -288,6 +292,19 @@ def test_bad_needed_items_file_is_named(tmp_path: Path, old: str, new: str, mess
 )  # fmt: skip
 def test_facts_attributed_to_sources(text: str, expected: bool) -> None:
     assert detect(text).conflict is expected
+
+
+# ---- H: a chronic finding at its known baseline (the blind half's new near-miss kind) ------------
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Known COPD, breathless on exertion at baseline, sats 92% which is her usual.", False),
+        ("Chronic SOB, as always, no change today.", False),
+        ("New severe SOB at rest, RR 34, cannot complete sentences.", True),
+    ],
+)
+def test_baseline_finding_is_not_a_new_red_flag(text: str, expected: bool) -> None:
+    assert detect(text).high_risk is expected
 
 
 # ---- speed: the literal prefilter and the clause memo change no result ---------------------------
