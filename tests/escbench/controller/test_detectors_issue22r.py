@@ -14,7 +14,9 @@ from escbench_inspect.controller.detectors import (
     LEXICON_DIR,
     NEEDED_FILE,
     TASK_CLASSES,
+    _first_literals,
     _term_literals,
+    concept_matches,
     default_lexicon,
     detect,
     detect_flags,
@@ -326,6 +328,24 @@ def test_prefilter_never_skips_a_concept_that_matches() -> None:
         for compiled in lexicon.concepts:
             if compiled.pattern.search(text) is not None:
                 assert may_match(compiled.literals, folded), (compiled.concept.id, text)
+
+
+def test_first_literals() -> None:
+    assert _first_literals("chest pain") == frozenset({"chest"})
+    assert _first_literals("(sudden|abrupt) .. headache") == frozenset({"sudden", "abrupt"})
+    assert _first_literals("(not (yet|ever)|never) seen") == frozenset({"not", "never"})
+    assert _first_literals("~diaphoretic skin") is None
+
+
+def test_start_anchored_matching_finds_exactly_what_finditer_finds() -> None:
+    lexicon = default_lexicon()
+    texts = [i.text for half in ("dev", "test") for i in heldout.half_items(half)]
+    texts += ["CHEST PAIN and chest-pain; Chest   pain", "İNR 9.2 with ſevere chest pain"]
+    for text in texts:
+        folded = None if _FOLD_EXCEPTIONS.intersection(text) else text.casefold()
+        for compiled in lexicon.concepts:
+            fast = [m.span() for m in concept_matches(compiled, text, folded)]
+            assert fast == [m.span() for m in compiled.pattern.finditer(text)], (compiled.concept.id, text)
 
 
 def test_memo_gives_the_same_detection_as_a_fresh_lexicon() -> None:
