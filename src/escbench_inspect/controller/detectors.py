@@ -966,8 +966,54 @@ def _context_reason(
         premodifier = lexicon.premodifiers is not None and lexicon.premodifiers.fullmatch(cue.group())
         if premodifier and _PREMODIFIED_NOUN.match(window, cue.end()):
             continue  # "absent cremasteric reflex": the cue belongs to the next noun
+        if _own_subject(window[: cue.start()]):
+            continue  # "…, cremasteric reflex absent": the cue belongs to the noun before it
         return "resolved"
     return None
+
+
+_FUNCTION_WORDS = frozenset(
+    [
+        "now",
+        "since",
+        "which",
+        "that",
+        "has",
+        "have",
+        "had",
+        "was",
+        "were",
+        "is",
+        "are",
+        "been",
+        "being",
+        "fully",
+        "completely",
+        "then",
+        "all",
+        "it",
+        "they",
+        "and",
+        "since",
+        "also",
+        "largely",
+        "mostly",
+        "entirely",
+        "symptoms",
+        "symptom",
+        "pain",
+    ]
+)
+
+
+def _own_subject(before_cue: str) -> bool:
+    """True when the comma segment right before a post-negation cue names a subject of its own (two
+    or more content words: "…, cremasteric reflex absent"), so the cue is not about the finding."""
+    if "," not in before_cue:
+        return False
+    segment = before_cue.rsplit(",", 1)[1]
+    words = [w for w in regex.findall(r"[A-Za-z][\w'-]*", segment) if w.lower() not in _FUNCTION_WORDS]
+    return len(words) >= 2
 
 
 # A word after an adjectival post-negation cue that makes it a pre-modifier of another noun.

@@ -303,6 +303,14 @@ def test_facts_attributed_to_sources(text: str, expected: bool) -> None:
         ("Known COPD, breathless on exertion at baseline, sats 92% which is her usual.", False),
         ("Chronic SOB, as always, no change today.", False),
         ("New severe SOB at rest, RR 34, cannot complete sentences.", True),
+        # issue 22r, test v1 (seen) misses, in other words
+        ("14M with left scrotal pain, cremasteric reflex absent.", True),
+        ("Chest pain earlier today, resolved.", False),
+        ("he's had black runny poo since this morning and feels faint", True),
+        ("since breakfast I cannot see at all out of my left eye", True),
+        ("32 weeks pregnant and the baby has not moved today", True),
+        ("G3P2 at 31 wks, PV bleeding this morning.", True),
+        ("One seizure 4 yrs ago, on lamotrigine.", False),
     ],
 )
 def test_baseline_finding_is_not_a_new_red_flag(text: str, expected: bool) -> None:

@@ -65,10 +65,10 @@ def test_bad_entry_is_named(tmp_path: Path, old: str, new: str, message: str) ->
 # Issue 22r tuned on the dev half (now with detector_heldout_dev2.yaml) AND on the test half, whose
 # misses had been read: since then it is "test v1, seen", a tuning half like dev, and these floors sit
 # at the issue-22r measurements (dev C 1.00/0.00, M 0.99/0.00, H 0.99/0.00; test v1 C 1.00/0.00,
-# M 1.00/0.00, H 0.87/0.03). Untouched test data is the blind half, added after tuning.
+# M 1.00/0.00, H 1.00/0.00). Untouched test data is the blind half, added after tuning.
 FLOORS = {
     "dev": {"conflict": (0.98, 0.05), "missing": (0.97, 0.05), "high_risk": (0.97, 0.05)},
-    "test": {"conflict": (0.95, 0.05), "missing": (0.95, 0.05), "high_risk": (0.85, 0.05)},
+    "test": {"conflict": (0.95, 0.05), "missing": (0.95, 0.05), "high_risk": (0.95, 0.05)},
 }
 
 
