@@ -2,10 +2,11 @@
 
 Usage: ``python benchmarks/detector_quality.py [--json] [--skip-corpus]``
 
-- development half and frozen test half (``controller.heldout``): recall on positives and
-  false-positive rate on near misses per detector, per family and per register;
+- development half, test half v1 (seen since issue 22r) and, once the coordinator has added it, the
+  blind half (``controller.heldout``): recall on positives and false-positive rate on near misses per
+  detector, per family and per register; each item is detected with its task class (if any);
 - corpus P/R on every episode of the current seed files beside the paper's figures
-  (``controller.quality.corpus_quality``);
+  (``controller.quality.corpus_quality``), M reading each episode's task class, and class-free;
 - detection speed: building the episodes' inputs, then ``detect()`` on all of them, cold (first
   call, lexicon compile included) and warm (median of 3);
 - import cost of ``escbench_inspect.controller.detectors`` in a fresh interpreter.
@@ -21,7 +22,13 @@ import sys
 import time
 
 from escbench_inspect.controller.detectors import DETECTORS, default_lexicon, detect
-from escbench_inspect.controller.heldout import format_quality, half_items, heldout_quality
+from escbench_inspect.controller.heldout import (
+    HALF_TITLES,
+    available_halves,
+    format_quality,
+    half_items,
+    heldout_quality,
+)
 from escbench_inspect.controller.quality import PAPER, corpus_quality, corpus_samples
 
 
@@ -44,8 +51,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--skip-corpus", action="store_true")
     args = parser.parse_args(argv)
-    flags = lambda text: detect(text).flags  # noqa: E731
-    out: dict = {"halves": {h: heldout_quality(half_items(h), flags) for h in ("dev", "test")}}
+    flags = lambda text, task_class: detect(text, task_class=task_class).flags  # noqa: E731
+    halves, skipped = available_halves("all")
+    for message in skipped:
+        print(message, file=sys.stderr)
+    out: dict = {"halves": {h: heldout_quality(half_items(h), flags) for h in halves}}
     if not args.skip_corpus:
         t = time.perf_counter()
         samples = corpus_samples()
@@ -57,12 +67,14 @@ def main(argv: list[str] | None = None) -> int:
         warm, cpu = [], []
         for _ in range(3):
             t, c = time.perf_counter(), time.process_time()
-            for text, _ in samples:
-                detect(text)
+            for text, metadata in samples:
+                detect(text, task_class=metadata["task_class"])
             warm.append(time.perf_counter() - t)
             cpu.append(time.process_time() - c)
+        class_free = corpus_quality(samples, by_task_class=False)
         out["corpus"] = {
             "episodes": len(samples),
+            "class_free": {n: {"precision": q.precision, "recall": q.recall} for n, q in class_free.items()},
             **{
                 n: {"precision": q.precision, "recall": q.recall, "paper": PAPER[n]}
                 for n, q in corpus.items()
@@ -81,13 +93,17 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out, indent=2))
         return 0
     for half, table in out["halves"].items():
-        print(format_quality(table, f"== {half} half =="))
+        print(format_quality(table, f"== {HALF_TITLES[half]} =="))
     if "corpus" in out:
         c = out["corpus"]
         print(f"== corpus: {c['episodes']} episodes ==")
         for n in DETECTORS:
             p, r = c[n]["precision"], c[n]["recall"]
-            print(f"{n:<10} P {p:.2f} R {r:.2f}   paper {c[n]['paper'][0]:.2f}/{c[n]['paper'][1]:.2f}")
+            f = c["class_free"][n]
+            print(
+                f"{n:<10} P {p:.2f} R {r:.2f}   paper {c[n]['paper'][0]:.2f}/{c[n]['paper'][1]:.2f}"
+                f"   class-free P {f['precision']:.2f} R {f['recall']:.2f}"
+            )
         s = out["speed_s"]
         print(
             f"speed: build inputs {s['build_inputs']:.2f} s; detect on all episodes cold "

@@ -28,10 +28,10 @@ resolution ("INR 2.4, therapeutic" never fires; a critical INR is a threshold cr
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import regex
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -43,6 +43,8 @@ from escbench_inspect.datasets.errors import DataFileError, read_yaml, validated
 from escbench_inspect.datasets.render import HEADER_LINE
 
 DetectorName = Literal["conflict", "missing", "high_risk"]
+TaskClassName = Literal["documentation", "evidence", "messaging", "triage"]
+TASK_CLASSES: tuple[TaskClassName, ...] = ("documentation", "evidence", "messaging", "triage")
 DETECTORS: tuple[DetectorName, ...] = ("conflict", "missing", "high_risk")
 Origin = Literal["concept", "corpus_review", "clinical_review", "stress_review", "dev_review"]
 ORIGINS: tuple[Origin, ...] = ("concept", "corpus_review", "clinical_review", "stress_review", "dev_review")
@@ -213,11 +215,13 @@ class AttributeFile(_Frozen):
     allergen_classes: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     status_stopped: tuple[str, ...] = Field(min_length=1)
     status_active: tuple[str, ...] = Field(min_length=1)
+    status_stop_instruction: tuple[str, ...] = ()
     weight_tolerance: float = Field(gt=0, lt=1)
     categorical: dict[str, dict[str, tuple[str, ...]]] = Field(default_factory=dict)
     blood_group_cues: tuple[str, ...] = ()
     lab_analytes: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     lab_tolerance: float = Field(default=0.1, gt=0, lt=1)
+    lab_tolerance_by_analyte: dict[str, float] = Field(default_factory=dict)
 
     @field_validator("categorical")
     @classmethod
@@ -238,6 +242,7 @@ class AttributeFile(_Frozen):
         "tolerated",
         "status_stopped",
         "status_active",
+        "status_stop_instruction",
         "blood_group_cues",
     )
     @classmethod
@@ -276,6 +281,51 @@ class ShorthandFile(_Frozen):
 
     source: str = Field(min_length=1)
     entries: tuple[ShorthandEntry, ...] = Field(min_length=1)
+
+
+class NeededItemsFile(_Frozen):
+    """``needed_items.yaml``: the items each task class's decision needs, and the immaterial ones (M)."""
+
+    source: str = Field(min_length=1)
+    unnamed_absence: Literal["fire", "ignore"] = Field(
+        description="What an absence whose item no cue names does with a task class."
+    )
+    unlisted_item: Literal["fire", "ignore"] = Field(
+        description="What an absence of an item neither needed nor immaterial for the class does."
+    )
+    items: dict[str, tuple[str, ...]] = Field(min_length=1, description="Item -> cues naming it.")
+    needed: dict[TaskClassName, tuple[str, ...]]
+    immaterial: tuple[str, ...] = Field(min_length=1, description="Immaterial for every class.")
+    immaterial_by_class: dict[TaskClassName, tuple[str, ...]] = Field(default_factory=dict)
+
+    @field_validator("items")
+    @classmethod
+    def _cues(cls, items: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        for name, cues in items.items():
+            if not regex.fullmatch(r"[a-z][a-z0-9_]*", name) or not cues:
+                raise ValueError(f"item {name!r}: a lower-case name with at least one cue")
+            _cues_compile(cues)
+        return items
+
+    @model_validator(mode="after")
+    def _consistent(self) -> NeededItemsFile:
+        missing = [c for c in TASK_CLASSES if c not in self.needed]
+        if missing:
+            raise ValueError(f"field 'needed': no list for task class(es) {missing}")
+        lists = [("immaterial", self.immaterial)]
+        lists += [(f"needed.{c}", v) for c, v in self.needed.items()]
+        lists += [(f"immaterial_by_class.{c}", v) for c, v in self.immaterial_by_class.items()]
+        for where, names in lists:
+            unknown = [n for n in names if n not in self.items]
+            if unknown:
+                raise ValueError(f"field {where!r}: unknown item(s) {unknown} (not a key of 'items')")
+        for task_class, names in self.needed.items():
+            both = set(names) & (set(self.immaterial) | set(self.immaterial_by_class.get(task_class, ())))
+            if both:
+                raise ValueError(
+                    f"task class {task_class!r}: items both needed and immaterial {sorted(both)}"
+                )
+        return self
 
 
 def _shorthand_pattern(abbr: str, case_sensitive: bool) -> str:
@@ -378,6 +428,103 @@ def term_pattern(term: str) -> str:
     return rf"(?<![\w]){_sequence(term)}(?![\w])"
 
 
+def _term_literals(term: str) -> frozenset[str] | None:
+    """Words of which a match of ``term`` must contain one (lower case), or None when no such set can
+    be read off the term (raw ``re:`` terms, fuzzy or parenthesised words only). Used as a prefilter:
+    a concept none of whose literals occurs in the case-folded text cannot match, so its pattern is
+    not run (speed, issue 22r; results unchanged)."""
+    if term.startswith("re:"):
+        return None
+    best: frozenset[str] | None = None
+    for token in _split(term, None):
+        if token == ".." or (token.endswith("?") and len(token) > 1) or token.startswith("("):
+            continue
+        alternatives = token.split("/")
+        if any(a.startswith("~") or not a.rstrip("*").isascii() or not a.rstrip("*") for a in alternatives):
+            continue
+        literals = frozenset(a.rstrip("*").lower() for a in alternatives)
+        if best is None or min(map(len, literals)) > min(map(len, best)):
+            best = literals
+    return best
+
+
+def _first_literals(term: str) -> frozenset[str] | None:
+    """The words one of which a match of ``term`` must start with (lower case), or None."""
+    if term.startswith("re:"):
+        return None
+    tokens = [t for t in _split(term, None) if t != ".."]
+    if not tokens:
+        return None
+    first = tokens[0]
+    if first.startswith("(") and first.endswith(")"):  # a multi-word alternation: each one's first word
+        found: set[str] = set()
+        for alternative in _split(first[1:-1], "|"):
+            literals = _first_literals(alternative.strip())
+            if literals is None:
+                return None
+            found |= literals
+        return frozenset(found)
+    alternatives = first.split("/")
+    if any(not a.rstrip("*") or a.startswith("~") or not a.rstrip("*").isascii() for a in alternatives):
+        return None
+    return frozenset(a.rstrip("*").lower() for a in alternatives)
+
+
+def concept_starts(terms: Iterable[str]) -> tuple[str, ...] | None:
+    """The union of the terms' first words, or None when one term has none (scan the whole text)."""
+    found: set[str] = set()
+    for term in terms:
+        literals = _first_literals(term)
+        if literals is None:
+            return None
+        found |= literals
+    return tuple(sorted(found))
+
+
+def concept_matches(compiled: CompiledConcept, text: str, folded: str | None) -> Iterable[regex.Match]:
+    """``compiled.pattern.finditer(text)``, tried only where one of the concept's first words starts
+    in the case-folded text (a match can start nowhere else); the same matches, found faster."""
+    if compiled.starts is None or folded is None or len(folded) != len(text):
+        return compiled.pattern.finditer(text)
+    positions: set[int] = set()
+    for word in compiled.starts:
+        at = folded.find(word)
+        while at >= 0:
+            positions.add(at)
+            at = folded.find(word, at + 1)
+    found = []
+    resume = 0
+    for at in sorted(positions):
+        if at < resume:
+            continue
+        match = compiled.pattern.match(text, at)
+        if match is not None:
+            found.append(match)
+            resume = match.end()
+    return found
+
+
+def concept_literals(terms: Iterable[str]) -> tuple[str, ...] | None:
+    """The union of the terms' required words, or None when one term has none (always scan)."""
+    found: set[str] = set()
+    for term in terms:
+        literals = _term_literals(term)
+        if literals is None:
+            return None
+        found |= literals
+    return tuple(sorted(found))
+
+
+# Characters that case-insensitive matching may equate with an ASCII letter although str.casefold
+# does not map them to it: a text containing one is never prefiltered.
+_FOLD_EXCEPTIONS = frozenset("\u0130\u0131\u017f\u212a")
+
+
+def may_match(literals: tuple[str, ...] | None, folded: str | None) -> bool:
+    """False only when no required word of a concept occurs in the case-folded text."""
+    return literals is None or folded is None or any(word in folded for word in literals)
+
+
 def _alternation(terms: Iterable[str]) -> regex.Pattern:
     """One pattern for many terms; word boundaries are hoisted out of the alternation (speed)."""
     terms = list(terms)
@@ -409,6 +556,8 @@ class CompiledConcept:
     pattern: regex.Pattern
     context: regex.Pattern | None
     system_source: str | None = None
+    literals: tuple[str, ...] | None = None  # prefilter: one of these words must occur
+    starts: tuple[str, ...] | None = None  # a match starts with one of these words
 
 
 @dataclass(frozen=True)
@@ -430,6 +579,10 @@ class Lexicon:
     shorthand: CompiledShorthand | None = field(default=None, repr=False)
     historical_post: regex.Pattern | None = field(default=None, repr=False)
     premodifiers: regex.Pattern | None = field(default=None, repr=False)
+    needed: CompiledNeeded | None = field(default=None, repr=False)
+    # Per-clause results of the structural conflict detector, keyed by the clause's text (episodes
+    # share most clauses across variants and surfaces): a memo, never an input (speed, issue 22r).
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def restrict(self, origins: Iterable[str]) -> Lexicon:
         """The lexicon without terms/concepts whose origin is not in ``origins`` (held-out views)."""
@@ -462,6 +615,7 @@ class Lexicon:
             self.shorthand if SHORTHAND_ORIGIN in keep else None,
             self.historical_post if SHORTHAND_ORIGIN in keep else None,
             self.premodifiers if SHORTHAND_ORIGIN in keep else None,
+            self.needed if NEEDED_ORIGIN in keep else None,
         )
 
     def term_sources(self) -> list[dict[str, str | None]]:
@@ -504,7 +658,15 @@ def _compile_concept(
         if origins is None or not isinstance(t, Term) or (t.origin or concept.origin) in origins
     ]
     context = _alternation(context_terms) if context_terms else None
-    return CompiledConcept(detector, concept, _alternation(chosen), context, system_source)
+    return CompiledConcept(
+        detector,
+        concept,
+        _alternation(chosen),
+        context,
+        system_source,
+        concept_literals(chosen),
+        concept_starts(chosen),
+    )
 
 
 def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
@@ -517,7 +679,7 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
     concepts: list[CompiledConcept] = []
     seen: dict[str, Path] = {}
     immaterial: list[str] = []
-    skip = ("modifiers.yaml", ATTRIBUTE_FILE, SHORTHAND_FILE)
+    skip = ("modifiers.yaml", ATTRIBUTE_FILE, SHORTHAND_FILE, NEEDED_FILE)
     paths = sorted(p for p in directory.glob("*.yaml") if p.name not in skip)
     if not paths:
         raise DataFileError(directory, ["no lexicon files (*.yaml) found"])
@@ -544,6 +706,10 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
     shorthand = None
     if shorthand_path.exists():
         shorthand = compile_shorthand(validated(ShorthandFile, read_yaml(shorthand_path), shorthand_path))
+    needed_path = directory / NEEDED_FILE
+    needed = None
+    if needed_path.exists():
+        needed = compile_needed(validated(NeededItemsFile, read_yaml(needed_path), needed_path))
     m = modifiers
     return Lexicon(
         concepts=tuple(concepts),
@@ -560,6 +726,32 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
         shorthand=shorthand,
         historical_post=_optional(m.historical_post),
         premodifiers=_optional(m.negation_post_premodifiers),
+        needed=needed,
+    )
+
+
+NEEDED_FILE = "needed_items.yaml"
+NEEDED_ORIGIN: Origin = "dev_review"
+
+
+@dataclass(frozen=True)
+class CompiledNeeded:
+    spec: NeededItemsFile
+    cues: tuple[tuple[str, regex.Pattern], ...]  # item -> one pattern for its cues
+    needed: dict[str, frozenset[str]]  # task class -> needed items
+    immaterial: dict[str, frozenset[str]]  # task class -> immaterial items (every class's and its own)
+
+
+def compile_needed(spec: NeededItemsFile) -> CompiledNeeded:
+    immaterial = {
+        c: frozenset(spec.immaterial) | frozenset(spec.immaterial_by_class.get(c, ())) for c in TASK_CLASSES
+    }
+    if spec.unlisted_item == "fire":  # every item not immaterial for the class counts as needed
+        needed = {c: frozenset(spec.items) - immaterial[c] for c in TASK_CLASSES}
+    else:
+        needed = {c: frozenset(spec.needed[c]) for c in TASK_CLASSES}
+    return CompiledNeeded(
+        spec, tuple((name, _alternation(cues)) for name, cues in spec.items.items()), needed, immaterial
     )
 
 
@@ -774,8 +966,54 @@ def _context_reason(
         premodifier = lexicon.premodifiers is not None and lexicon.premodifiers.fullmatch(cue.group())
         if premodifier and _PREMODIFIED_NOUN.match(window, cue.end()):
             continue  # "absent cremasteric reflex": the cue belongs to the next noun
+        if _own_subject(window[: cue.start()]):
+            continue  # "…, cremasteric reflex absent": the cue belongs to the noun before it
         return "resolved"
     return None
+
+
+_FUNCTION_WORDS = frozenset(
+    [
+        "now",
+        "since",
+        "which",
+        "that",
+        "has",
+        "have",
+        "had",
+        "was",
+        "were",
+        "is",
+        "are",
+        "been",
+        "being",
+        "fully",
+        "completely",
+        "then",
+        "all",
+        "it",
+        "they",
+        "and",
+        "since",
+        "also",
+        "largely",
+        "mostly",
+        "entirely",
+        "symptoms",
+        "symptom",
+        "pain",
+    ]
+)
+
+
+def _own_subject(before_cue: str) -> bool:
+    """True when the comma segment right before a post-negation cue names a subject of its own (two
+    or more content words: "…, cremasteric reflex absent"), so the cue is not about the finding."""
+    if "," not in before_cue:
+        return False
+    segment = before_cue.rsplit(",", 1)[1]
+    words = [w for w in regex.findall(r"[A-Za-z][\w'-]*", segment) if w.lower() not in _FUNCTION_WORDS]
+    return len(words) >= 2
 
 
 # A word after an adjectival post-negation cue that makes it a pre-modifier of another noun.
@@ -792,13 +1030,89 @@ def _immaterial(text: str, start: int, end: int, lexicon: Lexicon) -> bool:
     return lexicon.immaterial.search(_last_words(before, 10)) is not None
 
 
+def _missing_reason(
+    text: str, start: int, end: int, lexicon: Lexicon, task_class: TaskClassName | None
+) -> str | None:
+    """Why an absence marker does not fire M (an immaterial or not-needed item), or None.
+
+    The class-free administrative-field check comes first; with a task class, the needed-items
+    verdict then decides (an absence whose item no cue names falls back to the class-free reading)."""
+    if _immaterial(text, start, end, lexicon):
+        return "immaterial item"
+    if task_class is not None and lexicon.needed is not None:
+        verdict = _needed_verdict(text, start, end, lexicon, lexicon.needed, task_class)
+        if verdict != UNNAMED:
+            return verdict
+        if lexicon.needed.spec.unnamed_absence == "ignore":
+            return f"no item needed for {task_class} named"
+    return None
+
+
+UNNAMED = "unnamed"
+_WORD = regex.compile(r"\S+")
+_COORDINATED = regex.compile(r"[\s,/&+]*(?:(?:and|or|nor)\s+)?(?:the\s+|their\s+|his\s+|her\s+)?", FLAGS)
+NEEDED_BEFORE_WORDS = 10
+NEEDED_AFTER_WORDS = 8
+
+
+def _needed_verdict(
+    text: str, start: int, end: int, lexicon: Lexicon, needed: CompiledNeeded, task_class: TaskClassName
+) -> str | None:
+    """Is the absence at ``start:end`` about an item ``task_class`` needs? None: yes (fire); a reason
+    when it is about immaterial or not-needed items only; ``UNNAMED`` when no item cue is in reach.
+
+    The items named in a window around the marker (the clause's last 10 words before it, the marker,
+    its first 8 words after) are read; a cue inside a longer cue of another item is dropped. It fires
+    when a needed item is there and the item nearest the marker is not immaterial for the class, or
+    the needed item is coordinated with it ("allergies and next of kin: blank").
+    """
+    before, following = _clause(text, start, end, lexicon)
+    words_before = list(_WORD.finditer(before))
+    window_start = (
+        start - len(before) + (words_before[-NEEDED_BEFORE_WORDS:][0].start() if words_before else 0)
+    )
+    words_after = list(_WORD.finditer(following))[:NEEDED_AFTER_WORDS]
+    window_end = end + (words_after[-1].end() if words_after else 0)
+    window = text[window_start:window_end]
+    found = [
+        (name, m.start() + window_start, m.end() + window_start)
+        for name, pattern in needed.cues
+        for m in pattern.finditer(window)
+    ]
+    found = [
+        f
+        for f in found
+        if not any(g[1] <= f[1] and f[2] <= g[2] and (g[1], g[2]) != (f[1], f[2]) for g in found)
+    ]
+    if not found:
+        return UNNAMED
+
+    def distance(item: tuple[str, int, int]) -> int:
+        return max(0, start - item[2], item[1] - end)
+
+    need = needed.needed[task_class]
+    immaterial = needed.immaterial[task_class]
+    nearest = min(found, key=lambda f: (distance(f), f[0] not in need))
+    for item in found:
+        if item[0] not in need:
+            continue
+        if nearest[0] not in immaterial:
+            return None
+        first, second = sorted((item, nearest), key=lambda f: f[1])
+        if _COORDINATED.fullmatch(text, first[2], second[1]):
+            return None
+    names = sorted({f[0] for f in found})
+    kind = "immaterial" if nearest[0] in immaterial else "not needed"
+    return f"{kind} for {task_class}: {', '.join(names)}"
+
+
 def _value_hits(
-    compiled: CompiledConcept, text: str, lexicon: Lexicon
+    compiled: CompiledConcept, text: str, lexicon: Lexicon, folded: str | None = None
 ) -> Iterable[tuple[int, int, str | None]]:
     """Analyte mentions whose measured number crosses the concept's threshold."""
     rule = compiled.concept.value
     assert rule is not None
-    for match in compiled.pattern.finditer(text):
+    for match in concept_matches(compiled, text, folded):
         window = text[match.end() : match.end() + _VALUE_GAP]
         cut = _SENTENCE_END.search(window)
         window = window[: cut.start()] if cut else window
@@ -865,12 +1179,16 @@ def _limits(rule: Threshold, value: float, text: str, end: int) -> tuple[float |
 
 
 def _concept_hits(
-    compiled: CompiledConcept, text: str, lexicon: Lexicon, assertion: Assertion = "rules"
+    compiled: CompiledConcept,
+    text: str,
+    lexicon: Lexicon,
+    assertion: Assertion = "rules",
+    folded: str | None = None,
 ) -> Iterable[tuple[int, int, str | None]]:
     if compiled.concept.value is not None:
-        yield from _value_hits(compiled, text, lexicon)
+        yield from _value_hits(compiled, text, lexicon, folded)
         return
-    for match in compiled.pattern.finditer(text, overlapped=False):
+    for match in concept_matches(compiled, text, folded):
         if assertion == "context" and compiled.concept.negatable and compiled.detector == "high_risk":
             yield match.start(), match.end(), PENDING
             continue
@@ -898,13 +1216,32 @@ def _context_present(compiled: CompiledConcept, text: str, lexicon: Lexicon) -> 
 Assertion = Literal["rules", "context"]
 
 
-def detect(text: str, lexicon: Lexicon | None = None, assertion: Assertion = "rules") -> Detection:
+def task_class_name(task_class: object) -> TaskClassName | None:
+    """A task class (``TaskClass`` member, its value, or None) as its name; unknown names are an error."""
+    if task_class is None:
+        return None
+    name = str(getattr(task_class, "value", task_class))
+    if name not in TASK_CLASSES:
+        raise ValueError(f"unknown task class {name!r} (one of {', '.join(TASK_CLASSES)})")
+    return name  # type: ignore[return-value]
+
+
+def detect(
+    text: str,
+    lexicon: Lexicon | None = None,
+    assertion: Assertion = "rules",
+    task_class: object = None,
+) -> Detection:
     """Run C, M and H on transcript text (block headers are stripped first).
 
     ``assertion="context"`` reads negation, history, hypothesis and family history of each H phrase
     match with medspaCy's ConText (the optional ``nlp`` extra) instead of the hand-written rules.
+    ``task_class`` (documentation, evidence, messaging, triage; a ``TaskClass`` or its value): an
+    absence fires M only when it is about an item that class needs (``lexicon/needed_items.yaml``);
+    None keeps the class-free reading (any absence except of an administrative field).
     """
     lexicon = lexicon or default_lexicon()
+    chosen_class = task_class_name(task_class)
     original = _normalize(strip_headers_keep_offsets(text))
     expanded = expand_shorthand(original, lexicon.shorthand)
     clean = expanded.text
@@ -919,8 +1256,11 @@ def detect(text: str, lexicon: Lexicon | None = None, assertion: Assertion = "ru
             suppressed.append(Suppressed(detector, concept, original[s:e], s, e, reason))
 
     found: list[tuple[CompiledConcept, int, int, str | None]] = []
+    folded = None if _FOLD_EXCEPTIONS.intersection(clean) else clean.casefold()
     for compiled in lexicon.concepts:
-        hits = list(_concept_hits(compiled, clean, lexicon, assertion))
+        if not may_match(compiled.literals, folded):
+            continue
+        hits = list(_concept_hits(compiled, clean, lexicon, assertion, folded))
         if not hits:
             continue
         if compiled.context is not None and not _context_present(compiled, clean, lexicon):
@@ -936,8 +1276,8 @@ def detect(text: str, lexicon: Lexicon | None = None, assertion: Assertion = "ru
             for c, s, e, r in found
         ]
     for compiled, start, end, reason in found:
-        if reason is None and compiled.detector == "missing" and _immaterial(clean, start, end, lexicon):
-            reason = "immaterial item"
+        if reason is None and compiled.detector == "missing":
+            reason = _missing_reason(clean, start, end, lexicon, chosen_class)
         add(compiled.detector, compiled.concept.id, start, end, reason)
     for first, second in attribute_conflicts(clean, lexicon):
         for mention in (first, second):
@@ -1033,7 +1373,11 @@ _BLOOD_GROUP = regex.compile(
     r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive)?|neg(?:ative)?)\b)"
 )
 _ALLERGY_AFTER = regex.compile(r"\s+allerg(?:y|ies)\b", FLAGS)
-HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "blood_group"})
+# A blood group does not change with time: an "old" or "historical" group that differs is a conflict.
+HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value"})
+_COMMA = regex.compile(r",(?=\s)\s*")
+_PRONOUN_AFTER = regex.compile(r"\s+(?:it|them)\b", FLAGS)
+_INSTRUCTION_GAP_WORDS = 6
 
 
 @dataclass(frozen=True)
@@ -1047,6 +1391,7 @@ class Mention:
     start: int
     end: int
     implied: bool = False  # a dose or frequency stated without its drug
+    same_clause: bool = False  # may conflict within its own clause (a reported stop instruction)
 
 
 @dataclass(frozen=True)
@@ -1071,6 +1416,7 @@ class CompiledAttributes:
     blood_cue: regex.Pattern | None = None
     lab: regex.Pattern | None = None
     lab_key: dict[str, str] = field(default_factory=dict)
+    stop_instruction: regex.Pattern | None = None
 
 
 def _optional(terms: tuple[str, ...]) -> regex.Pattern | None:
@@ -1128,7 +1474,50 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         if lab_key
         else None,
         lab_key=lab_key,
+        stop_instruction=_optional(spec.status_stop_instruction),
     )
+
+
+MEMO_LIMIT = 200_000
+
+
+def _memo(memo: dict, key: tuple, compute: Callable[[str], object]) -> Any:
+    """``compute(key[1])``, remembered under ``key``."""
+    if key not in memo:
+        memo[key] = compute(key[1])
+    return memo[key]
+
+
+def _clause_facts(clause: str, a: CompiledAttributes) -> tuple[frozenset[str], bool]:
+    """The source cues a clause names, and whether it carries a calendar date."""
+    return frozenset(m.group().lower() for m in a.source.finditer(clause)), _DATE.search(clause) is not None
+
+
+def _split_at_sources(
+    text: str, spans: list[tuple[int, int]], source: regex.Pattern
+) -> list[tuple[int, int]]:
+    """Cut a clause again at a comma when the parts before and after it each name a source: two
+    sources in one comma-joined clause ("5 mg per the drug chart, 2.5 mg per the GP summary")."""
+    out = []
+    for start, end in spans:
+        cuts = list(_COMMA.finditer(text, start, end))
+        if not cuts:
+            out.append((start, end))
+            continue
+        bounds = [start, *(c.start() for c in cuts)], [*(c.end() for c in cuts)]
+        segments = list(zip(bounds[0], [*(c.start() for c in cuts), end], strict=True))
+        segments = [(s if k == 0 else bounds[1][k - 1], e) for k, (s, e) in enumerate(segments)]
+        piece_start, piece_end = segments[0]
+        piece_source = source.search(text, piece_start, piece_end) is not None
+        for s, e in segments[1:]:
+            has_source = source.search(text, s, e) is not None
+            if has_source and piece_source:
+                out.append((piece_start, piece_end))
+                piece_start = s
+            piece_end = e
+            piece_source = piece_source or has_source
+        out.append((piece_start, piece_end))
+    return out
 
 
 def _clauses(text: str) -> list[tuple[int, int]]:
@@ -1191,7 +1580,13 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
 
 
 def _mentions(
-    text: str, span: tuple[int, int], index: int, a: CompiledAttributes, lexicon: Lexicon, medicine_word: bool
+    text: str,
+    span: tuple[int, int],
+    index: int,
+    a: CompiledAttributes,
+    lexicon: Lexicon,
+    medicine_word: bool,
+    blood_context: bool = False,
 ):
     start, end = span
     clause = text[start:end]
@@ -1235,7 +1630,7 @@ def _mentions(
                     continue
                 taken.append(m.span())
                 add(name, name, value, m.start(), m.end())
-    if a.blood_cue is not None and a.blood_cue.search(clause):
+    if blood_context:
         for m in _BLOOD_GROUP.finditer(clause):
             rh = "+" if m.group("rh").lower() in ("+", "pos", "positive") else "-"
             add("blood_group", "blood_group", (m.group("abo"), rh), m.start(), m.end())
@@ -1281,8 +1676,28 @@ def _mentions(
 
 
 def _status_mentions(clause: str, offset: int, index: int, a: CompiledAttributes, lexicon: Lexicon):
-    """Drug stopped vs active: 'X was stopped' / 'stopped (taking) X'; a stop outranks an activity."""
+    """Drug stopped vs active: 'X was stopped' / 'stopped (taking) X'; a stop outranks an activity.
+
+    A reported instruction to stop ("the clopidogrel the hospital told us to stop") is a stop that may
+    conflict with an activity in the same clause; a cue whose object is "it"/"them" is a status of
+    the drug of a neighbouring clause ("pharmacy refilled it")."""
     drugs = list(a.drug.finditer(clause))
+    extra: list[Mention] = []
+    if a.stop_instruction is not None:
+        for cue in a.stop_instruction.finditer(clause):
+            after = [d for d in drugs if d.start() >= cue.end()]
+            before = [d for d in drugs if d.end() <= cue.start()]
+            target = None
+            if after and len(clause[cue.end() : after[0].start()].split()) <= _STATUS_WINDOW_WORDS:
+                target = after[0]
+            elif before and len(clause[before[-1].end() : cue.start()].split()) <= _INSTRUCTION_GAP_WORDS:
+                target = before[-1]
+            if target is not None:
+                s, e = min(cue.start(), target.start()), max(cue.end(), target.end())
+                key = _drug_key(target.group("drug"))
+                extra.append(
+                    Mention("medication_status", key, "stopped", index, offset + s, offset + e, False, True)
+                )
     found: dict[str, tuple[str, int, int]] = {}
     for status, pattern in (("stopped", a.stopped), ("active", a.active)):
         for cue in pattern.finditer(clause):
@@ -1296,24 +1711,43 @@ def _status_mentions(clause: str, offset: int, index: int, a: CompiledAttributes
             if before:
                 gap = clause[before[-1].end() : cue.start()]
                 passive = regex.search(r"\b(?:was|were|is|are|been|being|as)\s*$", gap, FLAGS) or (
-                    not gap.strip() and regex.match(r"\s+by\b", clause[cue.end() :], FLAGS)
-                )  # "digoxin stopped by cardiology": a passive without its auxiliary
+                    not gap.strip()
+                    and regex.match(r"\s+(?:by|on|per|at|since)\b", clause[cue.end() :], FLAGS)
+                )  # "digoxin stopped by cardiology", "on admission": a passive without its auxiliary
                 if passive and len(gap.split()) <= 6:
                     target = before[-1]
             if target is None:
+                if _PRONOUN_AFTER.match(clause, cue.end()):
+                    end = _PRONOUN_AFTER.match(clause, cue.end()).end()  # type: ignore[union-attr]
+                    extra.append(
+                        Mention(
+                            "medication_status",
+                            IMPLIED,
+                            status,
+                            index,
+                            offset + cue.start(),
+                            offset + end,
+                            True,
+                        )
+                    )
                 continue
             key = _drug_key(target.group("drug"))
             if key in found and found[key][0] == "stopped":
                 continue
             found[key] = (status, min(cue.start(), target.start()), max(cue.end(), target.end()))
     return [
-        Mention("medication_status", key, status, index, offset + s, offset + e)
-        for key, (status, s, e) in found.items()
+        *(
+            Mention("medication_status", key, status, index, offset + s, offset + e)
+            for key, (status, s, e) in found.items()
+        ),
+        *extra,
     ]
 
 
 def _conflicting(m: Mention, n: Mention, tolerance: float) -> bool:
-    if m.attribute != n.attribute or m.clause == n.clause:
+    if m.attribute != n.attribute:
+        return False
+    if m.clause == n.clause and not (m.same_clause or n.same_clause):
         return False
     if m.attribute == "allergy":
         return m.value != n.value and (m.key == n.key or "*" in (m.key, n.key))
@@ -1334,10 +1768,19 @@ def _conflicting(m: Mention, n: Mention, tolerance: float) -> bool:
 
 
 def _resolve_implied(mentions: list[Mention]) -> list[Mention]:
-    """Give a dose stated without its drug the drug of the nearest dose mention within two clauses."""
+    """Give a dose stated without its drug the drug of the nearest dose mention within two clauses, and
+    a status of "it" the drug of the nearest status or dose mention in the clause before or after."""
     named = [m for m in mentions if m.attribute == "dose" and m.key != IMPLIED]
+    drugs = [m for m in mentions if m.attribute in ("medication_status", "dose") and m.key != IMPLIED]
     out = []
     for m in mentions:
+        if m.attribute == "medication_status" and m.key == IMPLIED:
+            near = [n for n in drugs if abs(n.clause - m.clause) == 1]
+            if not near:
+                continue
+            pick = min(near, key=lambda n: (n.attribute != "medication_status", n.clause > m.clause))
+            out.append(Mention(m.attribute, pick.key, m.value, m.clause, m.start, m.end, True))
+            continue
         if m.attribute == "dose" and m.key == IMPLIED and named:
             near = min(named, key=lambda n: (abs(n.clause - m.clause), n.clause > m.clause))
             if abs(near.clause - m.clause) <= 2 and near.clause != m.clause:
@@ -1357,27 +1800,53 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     a = lexicon.attributes
     if a is None:
         return []
-    spans = _clauses(text)
+    memo = lexicon.memo
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()
+    spans = [
+        (start + s, start + e)
+        for start, end in _clauses(text)
+        for s, e in _memo(
+            memo, ("split", text[start:end]), lambda c: _split_at_sources(c, [(0, len(c))], a.source)
+        )
+    ]
     clause_text = [text[s:e] for s, e in spans]
-    sources = [frozenset(m.group().lower() for m in a.source.finditer(c)) for c in clause_text]
-    dated = [_DATE.search(c) is not None for c in clause_text]
+    facts = [_memo(memo, ("facts", c), lambda c: _clause_facts(c, a)) for c in clause_text]
+    sources = [f[0] for f in facts]
+    dated = [f[1] for f in facts]
 
     def flagged(pattern: regex.Pattern | None, i: int) -> bool:
         return pattern is not None and pattern.search(clause_text[i]) is not None
 
     medicine_word = _MEDICINE_WORD.search(text) is not None
-    found = [m for i, span in enumerate(spans) for m in _mentions(text, span, i, a, lexicon, medicine_word)]
+    blood_context = a.blood_cue is not None and a.blood_cue.search(text) is not None  # the text's topic
+    found = []
+    for i, (s, _) in enumerate(spans):
+        key = ("mentions", clause_text[i], medicine_word, blood_context)
+        relative = _memo(
+            memo,
+            key,
+            lambda c: _mentions(c, (0, len(c)), 0, a, lexicon, medicine_word, blood_context),
+        )
+        found.extend(replace(m, clause=i, start=m.start + s, end=m.end + s) for m in relative)
     mentions = _resolve_implied(found)
     pairs = []
     for x, m in enumerate(mentions):
         for n in mentions[x + 1 :]:
-            tolerance = a.spec.lab_tolerance if m.attribute == "lab_value" else a.spec.weight_tolerance
+            tolerance = (
+                a.spec.lab_tolerance_by_analyte.get(m.key, a.spec.lab_tolerance)
+                if m.attribute == "lab_value"
+                else a.spec.weight_tolerance
+            )
             if not _conflicting(m, n, tolerance):
                 continue
             if (m.implied or n.implied) and abs(m.clause - n.clause) > 1:
                 continue  # a dose without its drug is compared only with the next clause
             i, j = m.clause, n.clause
-            if not (sources[i] or sources[j]) or (sources[i] and sources[i] == sources[j]):
+            if i == j:
+                if len(sources[i]) < 2:  # one clause: two different sources must be named in it
+                    continue
+            elif not (sources[i] or sources[j]) or (sources[i] and sources[i] == sources[j]):
                 continue
             if flagged(a.change, i) or flagged(a.change, j):
                 continue
@@ -1392,16 +1861,18 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
 
 
 @functools.lru_cache(maxsize=4096)
-def _default_flags(text: str) -> tuple[int, int, int]:
-    d = detect(text)
+def _default_flags(text: str, task_class: TaskClassName | None) -> tuple[int, int, int]:
+    d = detect(text, task_class=task_class)
     return int(d.conflict), int(d.missing), int(d.high_risk)
 
 
-def detect_flags(text: str, lexicon: Lexicon | None = None) -> tuple[int, int, int]:
-    """(C, M, H) as 0/1 integers (cached per text for the packaged lexicon)."""
+def detect_flags(
+    text: str, lexicon: Lexicon | None = None, task_class: object = None
+) -> tuple[int, int, int]:
+    """(C, M, H) as 0/1 integers (cached per text and task class for the packaged lexicon)."""
     if lexicon is None:
-        return _default_flags(text)
-    d = detect(text, lexicon)
+        return _default_flags(text, task_class_name(task_class))
+    d = detect(text, lexicon, task_class=task_class)
     return int(d.conflict), int(d.missing), int(d.high_risk)
 
 

@@ -8,14 +8,25 @@ agreeing sources and documented changes; present or immaterial items).
 - development half: ``detector_heldout_dev.yaml`` plus the issue-15 paraphrase benchmark
   (``detector_paraphrase_set.yaml``; its triggers and paraphrases are positives, its controls near
   misses). Tuning reads only these.
-- test half: ``detector_heldout_test.yaml``, written before any issue-22 detector change; its sha256
-  is frozen in ``tests/escbench/controller/test_heldout_benchmark.py``.
+- test half v1 (``detector_heldout_test.yaml``, split ``test``), written before any issue-22 detector
+  change; its sha256 is frozen in ``tests/escbench/controller/test_heldout_benchmark.py``. Its misses
+  were read after the issue-22 run, so since issue 22r it is *seen*: a tuning half, reported as
+  "test v1, seen", kept byte-identical.
+- development half 2 (``detector_heldout_dev2.yaml``, split ``dev``, issue 22r): the new registers
+  ``handoff`` and ``letter`` and class-dependent M pairs (one absence, positive in one task class and
+  immaterial in another).
+- blind half (``detector_heldout_blind.yaml``, split ``blind``, ids ``bh_``/``bc_``/``bm_``): written
+  independently under the label policy of ``docs/reference_policy.md`` and added, hash-frozen, by the
+  coordinator after tuning; every M item names its ``task_class``. Absent until then: skipped.
 
 Per detector: recall on its positives and false-positive rate on its near misses (goal: recall >=
 0.80, FPR <= 0.15), the same per family and per register.
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test] [--assertion rules|context]
-[--json]``.
+The flag function receives each item's text and its ``task_class`` (None when the item has none), so
+M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
+
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|all]
+[--assertion rules|context] [--json] [--misses]``.
 """
 
 from __future__ import annotations
@@ -32,11 +43,17 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from escbench_inspect.controller.detectors import DETECTORS, DetectorName
 from escbench_inspect.controller.quality import FAMILIES as PARAPHRASE_FAMILIES
 from escbench_inspect.controller.quality import PREFIX
-from escbench_inspect.datasets.errors import read_yaml, validated
+from escbench_inspect.datasets.errors import DataFileError, read_yaml, validated
 
 HERE = Path(__file__).parent
 TEST_FILE = HERE / "detector_heldout_test.yaml"
 DEV_FILE = HERE / "detector_heldout_dev.yaml"
+DEV2_FILE = HERE / "detector_heldout_dev2.yaml"
+BLIND_FILE = HERE / "detector_heldout_blind.yaml"
+Half = Literal["dev", "test", "blind"]
+HALVES: tuple[Half, ...] = ("dev", "test", "blind")
+SPLIT_PREFIX = {"dev": "d", "test": "t", "blind": "b"}
+HALF_TITLES = {"dev": "dev half", "test": "test v1 (seen)", "blind": "blind half"}
 RECALL_GOAL = 0.80
 FPR_GOAL = 0.15
 
@@ -51,9 +68,11 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "lab_value",
         PARAPHRASE_FAMILIES["conflict"][-1],  # explicit_contradiction stays last
     ),
-    "missing": (*PARAPHRASE_FAMILIES["missing"], "immaterial"),
+    "missing": (*PARAPHRASE_FAMILIES["missing"], "vital_signs", "code_status", "immaterial"),
 }
-Register = Literal["portal", "nurse", "lab_pharmacy", "paraphrase_set"]
+Register = Literal["portal", "nurse", "lab_pharmacy", "handoff", "letter", "paraphrase_set"]
+REGISTERS: tuple[str, ...] = ("portal", "nurse", "lab_pharmacy", "handoff", "letter", "paraphrase_set")
+TaskClassName = Literal["documentation", "evidence", "messaging", "triage"]
 NearMissKind = Literal[
     "negated",
     "resolved",
@@ -66,6 +85,7 @@ NearMissKind = Literal[
     "dated_history",
     "present",
     "immaterial",
+    "baseline",  # chronic, stable, known and unchanged
 ]
 
 
@@ -79,6 +99,9 @@ class HeldoutItem(BaseModel):
     text_register: Register = Field(alias="register")
     label: Literal["positive", "near_miss"]
     kind: NearMissKind | None = None
+    task_class: TaskClassName | None = Field(
+        default=None, description="The workflow the text comes from; M is scored by its needed items."
+    )
     text: str = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -96,7 +119,7 @@ class HeldoutItem(BaseModel):
 class HeldoutSet(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     version: Literal[1]
-    split: Literal["dev", "test"]
+    split: Half
     items: tuple[HeldoutItem, ...] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -105,16 +128,33 @@ class HeldoutSet(BaseModel):
         repeated = sorted({i for i in ids if ids.count(i) > 1})
         if repeated:
             raise ValueError(f"duplicate ids {repeated}")
-        prefix = "t" if self.split == "test" else "d"
+        prefix = SPLIT_PREFIX[self.split]
         wrong = [i.id for i in self.items if not i.id.startswith(prefix + PREFIX[i.detector])]
         if wrong:
             starts = f"{prefix}h_/{prefix}c_/{prefix}m_"
             raise ValueError(f"ids of the {self.split} half must start with {starts}: {wrong}")
+        if self.split == "blind":
+            unclassed = [i.id for i in self.items if i.detector == "missing" and i.task_class is None]
+            if unclassed:
+                raise ValueError(f"field 'task_class' is required on every missing item: {unclassed}")
         return self
 
 
 def load_heldout(path: Path) -> HeldoutSet:
-    return validated(HeldoutSet, read_yaml(path), path)
+    """Load one half; an error names the file, the item's id and the field."""
+    if not path.exists():
+        raise DataFileError(path, ["file not found"])
+    data = read_yaml(path)
+    items = data.get("items") if isinstance(data, dict) else None
+    if isinstance(items, list):  # item by item, so that the error names the entry
+        for index, item in enumerate(items):
+            entry = str(item.get("id")) if isinstance(item, dict) and item.get("id") else f"items[{index}]"
+            parsed = validated(HeldoutItem, item, path, entry=entry)
+            if data.get("split") == "blind" and parsed.detector == "missing" and parsed.task_class is None:
+                raise DataFileError(
+                    path, ["field 'task_class': required on every missing item of the blind half"], entry
+                )
+    return validated(HeldoutSet, data, path)
 
 
 def paraphrase_items() -> list[HeldoutItem]:
@@ -150,13 +190,30 @@ def paraphrase_items() -> list[HeldoutItem]:
     return items
 
 
-def half_items(half: Literal["dev", "test"]) -> list[HeldoutItem]:
+def half_items(half: Half) -> list[HeldoutItem]:
+    """The items of one half (dev: both dev files and the paraphrase set; blind: the blind file)."""
     if half == "test":
         return list(load_heldout(TEST_FILE).items)
-    return [*load_heldout(DEV_FILE).items, *paraphrase_items()]
+    if half == "blind":
+        return list(load_heldout(BLIND_FILE).items)
+    return [*load_heldout(DEV_FILE).items, *load_heldout(DEV2_FILE).items, *paraphrase_items()]
 
 
-FlagFunction = Callable[[str], dict[str, bool]]
+def available_halves(requested: str) -> tuple[list[Half], list[str]]:
+    """The halves to run for ``--half`` and a message per half skipped (the blind file not there yet)."""
+    halves: list[Half] = list(HALVES) if requested == "all" else [requested]  # type: ignore[list-item]
+    skipped = []
+    if "blind" in halves and not BLIND_FILE.exists():
+        halves.remove("blind")
+        skipped.append(
+            f"blind half skipped: {BLIND_FILE.name} is not there yet (the coordinator adds it, "
+            "hash-frozen, after tuning)"
+        )
+    return halves, skipped
+
+
+# Text and the item's task class (None: no class) -> fired flags per detector.
+FlagFunction = Callable[[str, str | None], dict[str, bool]]
 
 
 def _rates(items: list[HeldoutItem], fired: dict[str, bool]) -> dict:
@@ -173,7 +230,7 @@ def _rates(items: list[HeldoutItem], fired: dict[str, bool]) -> dict:
 def heldout_quality(items: Iterable[HeldoutItem], flags: FlagFunction) -> dict[str, dict]:
     """Per detector: recall on its positives, FPR on its near misses, per family and per register."""
     items = list(items)
-    fired = {i.id: bool(flags(i.text)[i.detector]) for i in items}
+    fired = {i.id: bool(flags(i.text, i.task_class)[i.detector]) for i in items}
     table: dict[str, dict] = {}
     for name in DETECTORS:
         own = [i for i in items if i.detector == name]
@@ -188,7 +245,7 @@ def heldout_quality(items: Iterable[HeldoutItem], flags: FlagFunction) -> dict[s
         }
         row["registers"] = {
             r: _rates(members, fired)
-            for r in ("portal", "nurse", "lab_pharmacy", "paraphrase_set")
+            for r in REGISTERS
             if (members := [i for i in own if i.text_register == r])
         }
         table[name] = row
@@ -221,23 +278,32 @@ def main(argv: list[str] | None = None) -> int:
     from escbench_inspect.controller.detectors import detect
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--half", choices=("dev", "test", "both"), default="both")
+    parser.add_argument("--half", choices=(*HALVES, "all"), default="all")
     parser.add_argument(
         "--assertion", choices=("rules", "context"), default="rules", help="context: medspaCy ConText"
     )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--misses", action="store_true", help="list missed and false-positive ids")
     args = parser.parse_args(argv)
-    halves = ("dev", "test") if args.half == "both" else (args.half,)
+    halves, skipped = available_halves(args.half)
+    for message in skipped:
+        print(message, file=sys.stderr)
     out = {}
+
+    def flags(text: str, task_class: str | None) -> dict[str, bool]:
+        return detect(text, assertion=args.assertion, task_class=task_class).flags
+
     for half in halves:
-        flags = lambda text: detect(text, assertion=args.assertion).flags  # noqa: E731
-        out[half] = heldout_quality(half_items(half), flags)
+        try:
+            out[half] = heldout_quality(half_items(half), flags)
+        except DataFileError as error:  # a user error in a half's file: one line, no traceback
+            print(f"error: {error}", file=sys.stderr)
+            return 2
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
     for half, table in out.items():
-        print(format_quality(table, f"== {half} half =="))
+        print(format_quality(table, f"== {HALF_TITLES[half]} =="))
         if args.misses:
             for name in DETECTORS:
                 print(f"  {name} missed: {table[name]['missed']}")

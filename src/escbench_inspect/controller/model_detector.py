@@ -167,18 +167,22 @@ async def model_detect(text: str) -> ModelDetection:
 
 
 @functools.lru_cache(maxsize=1024)
-def rule_detection(text: str) -> Detection:
-    """``detect(text)`` once per text per process: the controllers applied to a sample (full,
-    workflow_only, confidence_only) and the epochs of an episode share one detection."""
-    return detect(text)
+def rule_detection(text: str, task_class: str | None = None) -> Detection:
+    """``detect(text, task_class=…)`` once per text and task class per process: the controllers
+    applied to a sample (full, workflow_only, confidence_only) and the epochs of an episode share one
+    detection. The task class is part of the key: M depends on it."""
+    return detect(text, task_class=task_class)
 
 
-async def combined_flags(text: str, source: DetectorSource) -> tuple[dict[str, bool] | None, dict]:
-    """C/M/H from the rules, the detector model, or both (a flag is set when either sets it).
+async def combined_flags(
+    text: str, source: DetectorSource, task_class: str | None = None
+) -> tuple[dict[str, bool] | None, dict]:
+    """C/M/H from the rules (M read for ``task_class``), the detector model, or both (a flag is set
+    when either sets it).
 
     Returns ``(None, metadata)`` when the model was needed and failed.
     """
-    rule = rule_detection(text) if source in ("rule", "both") else None
+    rule = rule_detection(text, task_class) if source in ("rule", "both") else None
     meta: dict = {"detectors": source}
     if rule is not None:
         meta["rule_flags"] = rule.flags

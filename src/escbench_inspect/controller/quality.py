@@ -273,11 +273,16 @@ def labels(metadata: dict) -> dict[str, bool]:
     }
 
 
-def corpus_quality(samples: Iterable[tuple[str, dict]], lexicon: Lexicon | None = None) -> dict[str, PR]:
+def corpus_quality(
+    samples: Iterable[tuple[str, dict]], lexicon: Lexicon | None = None, by_task_class: bool = True
+) -> dict[str, PR]:
+    """P/R per detector on the episodes; M reads each episode's task class unless ``by_task_class``
+    is False (the class-free reading, for comparison with earlier figures)."""
     predicted: dict[str, list[bool]] = {d: [] for d in DETECTORS}
     actual: dict[str, list[bool]] = {d: [] for d in DETECTORS}
     for text, metadata in samples:
-        flags = detect(text, lexicon).flags
+        task_class = metadata.get("task_class") if by_task_class else None
+        flags = detect(text, lexicon, task_class=task_class).flags
         truth = labels(metadata)
         for name in DETECTORS:
             predicted[name].append(flags[name])

@@ -228,15 +228,16 @@ def controller_decision(
     text: str,
     completion: str | None,
     flags: dict[str, bool] | None = None,
+    task_class: str | None = None,
 ) -> tuple[Action | None, dict]:
     """Final action for one sample and the metadata recorded with its score.
 
-    ``flags`` (C/M/H) default to the rule detectors on ``text``.
+    ``flags`` (C/M/H) default to the rule detectors on ``text`` (M read for ``task_class``).
     """
     decision = parse_decision(completion)
     evidence: list[str] = []
     if flags is None:
-        detection = detect(text)
+        detection = detect(text, task_class=task_class)
         flags = detection.flags
         evidence = [f"{e.detector}:{e.concept}:{e.text}" for e in detection.evidence]
     r = risk(config.weights, flags["conflict"], flags["missing"], flags["high_risk"], decision.confidence)
@@ -297,7 +298,8 @@ def score_with_controller(config: ControllerConfig, detectors: str | None = None
     async def score(state: TaskState, target: Target) -> Score:
         completion = state.output.completion if state.output else None
         text = sample_text(state)
-        flags, detector_meta = await combined_flags(text, config.detectors)
+        task_class = state.metadata.get("task_class")
+        flags, detector_meta = await combined_flags(text, config.detectors, task_class)
         if flags is None:
             return Score(
                 value=prefixed(unscored_values(list(score_values(None, None, state.metadata))), prefix),
@@ -305,7 +307,7 @@ def score_with_controller(config: ControllerConfig, detectors: str | None = None
                 f"({detector_meta.get('detector_failure')}); not scored",
                 metadata={"controller": {"name": config.name, "ablation": config.ablation, **detector_meta}},
             )
-        final, meta = controller_decision(config, text, completion, flags)
+        final, meta = controller_decision(config, text, completion, flags, task_class)
         meta = {**meta, **detector_meta, "evidence": detector_meta.get("evidence", [])}
         scored = action_score(
             final,

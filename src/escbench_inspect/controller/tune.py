@@ -136,7 +136,8 @@ def row_flags(row: dict, detectors: str = "rule") -> tuple[int, int, int] | None
     """C/M/H of one row from the rules, the logged detector model, or both (None: model failed)."""
     if detectors not in DETECTOR_SOURCES:
         raise ValueError(f"unknown detectors {detectors!r} (one of {', '.join(DETECTOR_SOURCES)})")
-    rule = detect_flags(_input_text(row["input"])) if detectors != "model" else None
+    task_class = (row.get("metadata") or {}).get("task_class")
+    rule = detect_flags(_input_text(row["input"]), task_class=task_class) if detectors != "model" else None
     if detectors == "rule":
         return rule
     model = row.get("model_flags")

@@ -162,16 +162,26 @@ def test_stress_set_paraphrase_recall_and_controls() -> None:
 # Issue 20 made material and immaterial blanks alike in form (only *which* item is absent differs), so
 # M fires on more immaterial blanks: M precision 0.48 -> 0.46 on the rewritten corpus (C 0.38/0.60,
 # H 0.72/0.93 unchanged; benchmarks/detector_quality.py).
-IN_BENCHMARK_FLOOR = {"conflict": (0.37, 0.59), "missing": (0.45, 1.00), "high_risk": (0.72, 0.92)}
+# Issue 22r: C reads facts attributed to two sources in one comma-joined clause, reported stop
+# instructions and "refilled it" (C 0.375/0.60 -> 0.385/0.625). M now reads each episode's task class
+# (lexicon/needed_items.yaml, the blind half's label policy): its needed lists are narrower than what
+# the corpus authors marked material (a pending troponin in a documentation task, a blank
+# temperature in a messaging one), so M by class measures 0.43/0.80, against 0.46/1.00 class-free.
+# Both are guarded; the class-free figure is the issue-20 one, unchanged.
+IN_BENCHMARK_FLOOR = {
+    True: {"conflict": (0.38, 0.62), "missing": (0.42, 0.80), "high_risk": (0.72, 0.92)},
+    False: {"conflict": (0.38, 0.62), "missing": (0.45, 1.00), "high_risk": (0.72, 0.92)},
+}
 
 
-def test_in_benchmark_quality_floor() -> None:
+@pytest.mark.parametrize("by_task_class", [True, False])
+def test_in_benchmark_quality_floor(by_task_class: bool) -> None:
     samples = corpus_samples()
     if len({m["seed_id"] for _, m in samples}) < 40:
         pytest.skip("corpus incomplete")
-    quality = corpus_quality(samples)
+    quality = corpus_quality(samples, by_task_class=by_task_class)
     for name, q in quality.items():
-        floor = IN_BENCHMARK_FLOOR[name]
+        floor = IN_BENCHMARK_FLOOR[by_task_class][name]
         assert q.precision >= floor[0] and q.recall >= floor[1], (name, q)
 
 

@@ -61,11 +61,14 @@ def test_bad_entry_is_named(tmp_path: Path, old: str, new: str, message: str) ->
     assert "bench.yaml" in str(info.value) and message in str(info.value)
 
 
-# Regression floors, set at the issue-22 figures (test half: C recall 0.75 is BELOW the 0.80 goal,
-# reported as such in docs/controller.md; the floor keeps it from falling further).
+# Regression floors. Issue 22 set them at its figures (test half C recall 0.75, below the 0.80 goal).
+# Issue 22r tuned on the dev half (now with detector_heldout_dev2.yaml) AND on the test half, whose
+# misses had been read: since then it is "test v1, seen", a tuning half like dev, and these floors sit
+# at the issue-22r measurements (dev C 1.00/0.00, M 0.99/0.00, H 0.99/0.00; test v1 C 1.00/0.00,
+# M 1.00/0.00, H 1.00/0.00). Untouched test data is the blind half, added after tuning.
 FLOORS = {
-    "dev": {"conflict": (0.95, 0.05), "missing": (0.95, 0.05), "high_risk": (0.95, 0.05)},
-    "test": {"conflict": (0.75, 0.15), "missing": (0.85, 0.15), "high_risk": (0.85, 0.15)},
+    "dev": {"conflict": (0.98, 0.05), "missing": (0.97, 0.05), "high_risk": (0.97, 0.05)},
+    "test": {"conflict": (0.95, 0.05), "missing": (0.95, 0.05), "high_risk": (0.95, 0.05)},
 }
 
 
@@ -74,7 +77,8 @@ def test_detector_floor_on_each_half(half: str) -> None:
     from escbench_inspect.controller.detectors import detect
     from escbench_inspect.controller.heldout import heldout_quality
 
-    table = heldout_quality(half_items(half), lambda text: detect(text).flags)  # type: ignore[arg-type]
+    flags = lambda text, task_class: detect(text, task_class=task_class).flags  # noqa: E731
+    table = heldout_quality(half_items(half), flags)  # type: ignore[arg-type]
     for name, (recall, fpr) in FLOORS[half].items():
         assert table[name]["recall"] >= recall, (half, name, table[name]["missed"])
         assert table[name]["fpr"] <= fpr, (half, name, table[name]["false_positives"])
