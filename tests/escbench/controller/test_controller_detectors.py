@@ -166,10 +166,12 @@ def test_stress_set_paraphrase_recall_and_controls() -> None:
 # instructions and "refilled it" (C 0.375/0.60 -> 0.385/0.625). M now reads each episode's task class
 # (lexicon/needed_items.yaml, the blind half's label policy): its needed lists are narrower than what
 # the corpus authors marked material (a pending troponin in a documentation task, a blank
-# temperature in a messaging one), so M by class measures 0.43/0.80, against 0.46/1.00 class-free.
-# Both are guarded; the class-free figure is the issue-20 one, unchanged.
+# temperature in a messaging one), so read as exhaustive (`unlisted_item: ignore`) M by class
+# measures 0.43/0.80; as shipped (`fire`: only an item listed immaterial for the class drops an
+# absence) 0.48/1.00, against 0.46/1.00 class-free. Both readings the controller can take are guarded;
+# the class-free figure is the issue-20 one, unchanged.
 IN_BENCHMARK_FLOOR = {
-    True: {"conflict": (0.38, 0.62), "missing": (0.42, 0.80), "high_risk": (0.72, 0.92)},
+    True: {"conflict": (0.38, 0.62), "missing": (0.48, 1.00), "high_risk": (0.72, 0.92)},
     False: {"conflict": (0.38, 0.62), "missing": (0.45, 1.00), "high_risk": (0.72, 0.92)},
 }
 

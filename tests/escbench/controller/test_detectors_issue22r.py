@@ -14,6 +14,7 @@ from escbench_inspect.controller.detectors import (
     LEXICON_DIR,
     NEEDED_FILE,
     TASK_CLASSES,
+    Lexicon,
     _first_literals,
     _term_literals,
     concept_matches,
@@ -153,32 +154,53 @@ def test_needed_items_file_encodes_the_label_policy() -> None:
     assert len(data["immaterial"]) == 15
 
 
-@pytest.mark.parametrize(
-    ("text", "needed_in"),
-    [
-        ("Code status not documented.", {"triage"}),
-        ("Treatment escalation plan not recorded.", {"triage"}),
-        ("Obs not recorded since 14:00.", {"triage"}),
-        ("MRN missing from the request form.", {"documentation", "triage"}),
-        ("Allergy status not documented.", set(TASK_CLASSES)),
-        ("Weight not recorded.", set(TASK_CLASSES)),
-        ("Last known well unknown.", {"messaging", "triage"}),
-        ("Time of last dose unknown.", {"evidence", "messaging"}),
-        ("eGFR not available.", {"documentation", "evidence", "messaging", "triage"}),
-        ("LFTs pending.", {"evidence", "messaging", "triage"}),
-        ("Stop date not stated on the script.", {"documentation"}),
-        # coordinated with an item immaterial for the class, a needed item still counts
-        ("Allergy status and code status not documented.", set(TASK_CLASSES)),
-        ("Code status not documented; allergies NKDA.", {"triage"}),
-        ("Religion: not stated.", set()),
-        ("Preferred pharmacy: blank.", set()),
-        ("GP fax number missing from the letterhead.", set()),
-        ("Interpreter preference not recorded.", set()),
-    ],
-)
-def test_absence_fires_only_for_classes_that_need_the_item(text: str, needed_in: set[str]) -> None:
-    fired = {c for c in TASK_CLASSES if detect(text, task_class=c).missing}
-    assert fired == needed_in
+ALL = set(TASK_CLASSES)
+# (text, classes M fires for by default — `unlisted_item: fire`: only an item immaterial for the
+# class drops the absence —, classes it fires for with `unlisted_item: ignore`: the needed lists
+# read as exhaustive)
+BY_CLASS = [
+    ("Code status not documented.", {"triage"}, {"triage"}),
+    ("Treatment escalation plan not recorded.", {"triage"}, {"triage"}),
+    # vital signs: immaterial for documentation and evidence, on no list for messaging
+    ("Obs not recorded since 14:00.", {"messaging", "triage"}, {"triage"}),
+    ("MRN missing from the request form.", {"documentation", "triage"}, {"documentation", "triage"}),
+    ("Allergy status not documented.", ALL, ALL),
+    ("Weight not recorded.", ALL, ALL),
+    ("Last known well unknown.", ALL, {"messaging", "triage"}),
+    ("Time of last dose unknown.", ALL, {"evidence", "messaging"}),
+    ("eGFR not available.", ALL, {"documentation", "evidence", "messaging", "triage"}),
+    ("LFTs pending.", ALL, {"evidence", "messaging", "triage"}),
+    ("Stop date not stated on the script.", ALL, {"documentation"}),
+    # coordinated with an item immaterial for the class, a needed item still counts
+    ("Allergy status and code status not documented.", ALL, ALL),
+    ("Code status not documented; allergies NKDA.", {"triage"}, {"triage"}),
+    ("Religion: not stated.", set(), set()),
+    ("Preferred pharmacy: blank.", set(), set()),
+    ("GP fax number missing from the letterhead.", set(), set()),
+    ("Interpreter preference not recorded.", set(), set()),
+]
+
+
+@pytest.fixture(scope="module")
+def exhaustive_lexicon(tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
+    """The shipped lexicon with `unlisted_item: ignore` (the needed lists read as exhaustive)."""
+    directory = tmp_path_factory.mktemp("lexicon")
+    for path in LEXICON_DIR.iterdir():
+        shutil.copy(path, directory / path.name)
+    needed = directory / "needed_items.yaml"
+    text = needed.read_text(encoding="utf-8")
+    assert "\nunlisted_item: fire\n" in text
+    needed.write_text(text.replace("\nunlisted_item: fire\n", "\nunlisted_item: ignore\n"), encoding="utf-8")
+    return load_lexicon(directory)
+
+
+@pytest.mark.parametrize(("text", "fires_in", "fires_in_exhaustive"), BY_CLASS)
+def test_absence_fires_only_for_classes_that_need_the_item(
+    text: str, fires_in: set[str], fires_in_exhaustive: set[str], exhaustive_lexicon: Lexicon
+) -> None:
+    assert {c for c in TASK_CLASSES if detect(text, task_class=c).missing} == fires_in
+    exhaustive = {c for c in TASK_CLASSES if detect(text, exhaustive_lexicon, task_class=c).missing}
+    assert exhaustive == fires_in_exhaustive
 
 
 def test_without_a_task_class_m_is_unchanged() -> None:
@@ -186,9 +208,11 @@ def test_without_a_task_class_m_is_unchanged() -> None:
     assert not detect("Religion: not stated.").missing
 
 
-def test_unnamed_absence_falls_back_to_the_class_free_reading() -> None:
-    text = "Scanned page 2 is illegible."  # "page" names the source record: documentation only
-    assert [c for c in TASK_CLASSES if detect(text, task_class=c).missing] == ["documentation"]
+def test_unnamed_absence_falls_back_to_the_class_free_reading(exhaustive_lexicon: Lexicon) -> None:
+    text = "Scanned page 2 is illegible."  # "page" names the source record: needed for documentation
+    assert all(detect(text, task_class=c).missing for c in TASK_CLASSES)  # on no immaterial list
+    exhaustive = [c for c in TASK_CLASSES if detect(text, exhaustive_lexicon, task_class=c).missing]
+    assert exhaustive == ["documentation"]
     unnamed = "The second half of the form is illegible."
     assert all(detect(unnamed, task_class=c).missing for c in TASK_CLASSES)
 
@@ -241,7 +265,7 @@ def test_scorer_decision_reads_the_task_class() -> None:
     [
         ("  triage: []\n", "  triage: [pulse_oximetry]\n", "unknown item"),
         ("  evidence: [age,", "  evidence: [religion, age,", "both needed and immaterial"),
-        ("unlisted_item: ignore", "unlisted_item: maybe", "unlisted_item"),
+        ("unlisted_item: fire", "unlisted_item: maybe", "unlisted_item"),
     ],
 )
 def test_bad_needed_items_file_is_named(tmp_path: Path, old: str, new: str, message: str) -> None:
