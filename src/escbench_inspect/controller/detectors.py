@@ -1067,6 +1067,10 @@ def _missing_reason(
     verdict then decides (an absence whose item no cue names falls back to the class-free reading)."""
     if _immaterial(text, start, end, lexicon):
         return "immaterial item"
+    if _SELF_NEGATED.search(text, start, end):
+        return "negated"
+    if _PRIOR_ABSENCE.search(text, max(0, start - 40), start) and _NOW_RESOLVED.match(text[end : end + 80]):
+        return "resolved"
     if task_class is not None and lexicon.needed is not None:
         verdict = _needed_verdict(text, start, end, lexicon, lexicon.needed, task_class)
         if verdict != UNNAMED:
@@ -1079,6 +1083,23 @@ def _missing_reason(
 UNNAMED = "unnamed"
 _WORD = regex.compile(r"\S+")
 _COORDINATED = regex.compile(r"[\s,/&+]*(?:(?:and|or|nor)\s+)?(?:the\s+|their\s+|his\s+|her\s+)?", FLAGS)
+_LOCATIVE = regex.compile(
+    r"\b(?:in|on|from|within|into|at)\s+(?:(?:the|her|his|their|this|our|a|an)\s+)?$", FLAGS
+)
+# issue 22s: an absence stated as past and then resolved ("previously not documented, now confirmed";
+# "initially unidentified - now ID'd by wife")
+_PRIOR_ABSENCE = regex.compile(
+    r"\b(?:previously|initially|originally|earlier|at first|formerly)\W+(?:\w+\W+)?$", FLAGS
+)
+_NOW_RESOLVED = regex.compile(
+    r"^[^.;\n]{0,20}?\b(?:now|since|subsequently|later)\b\W+(?:\w+\W+){0,2}?(?:confirmed|id'?d|identified|documented|"
+    r"recorded|received|available|known|found|located|matched|traced|obtained|clarified|resulted|back)\b",
+    FLAGS,
+)
+# issue 22s: an absence word negated inside its own match ("4 of 4 pages received, none missing")
+_SELF_NEGATED = regex.compile(
+    r"\b(?:none|nothing|no|not)\s+(?:\w+\s+)?(?:missing|blank|absent|outstanding)$", FLAGS
+)
 NEEDED_BEFORE_WORDS = 10
 NEEDED_AFTER_WORDS = 8
 
@@ -1112,6 +1133,11 @@ def _needed_verdict(
         for f in found
         if not any(g[1] <= f[1] and f[2] <= g[2] and (g[1], g[2]) != (f[1], f[2]) for g in found)
     ]
+    # issue 22s: an item after the marker behind "in/on/from the" is where the absence is, not what is
+    # absent ("DNACPR status is not documented in the discharge summary")
+    places = [f for f in found if f[1] >= end and _LOCATIVE.search(text, end, f[1])]
+    if places and len(places) < len(found):
+        found = [f for f in found if f not in places]
     if not found:
         return UNNAMED
 
@@ -1556,7 +1582,8 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         if lab_units
         else None,
         allergy_notation=regex.compile(
-            allergen.pattern + r"\s*\(\s*(?:" + _alternation(spec.allergy_reactions).pattern + r")", FLAGS
+            "(?:" + allergen.pattern + r")\s*\(\s*(?:" + _alternation(spec.allergy_reactions).pattern + r")",
+            FLAGS,
         )
         if spec.allergy_reactions
         else None,
