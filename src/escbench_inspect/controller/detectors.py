@@ -931,9 +931,12 @@ _NUMBER = regex.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?P<sep>/|-|–|to)\s*(
 # A number followed by a time or dose unit is a schedule or a dose, not a measured value.
 _NOT_A_MEASUREMENT = regex.compile(
     r"\s*(?:,\d{3}\b|(?:mg|mcg|µg|g|meq|mmol|units?|tablets?|tabs?|capsules?|caps?|ml|puffs?|doses?|pills?)"
-    r"\b(?!\s*/)|(?:sec|seconds?|min|mins|minutes?|h|hrs?|hours?|days?|weeks?|wks?|months?"
+    r"\b(?!\s*/)|(?:sec|seconds?|min|mins|minutes?|h|hrs?(?!\s*:?\s*\d)|hours?|days?|weeks?|wks?|months?"
     r"|years?|yrs?|am|pm|times?|x)\b)",
     regex.IGNORECASE,
+)
+_TIMEPOINT_VALUE = regex.compile(
+    r"(?<![\w.])\d+\s*(?:h|hrs?|hours?)\b[\s:=]*(?P<v>\d+(?:\.\d+)?)(?![\d.]*\s*(?:h|hrs?|hours?)\b)", FLAGS
 )
 _VALUE_GAP = 60
 _VALUE_LEAD_WORDS = 6
@@ -1177,9 +1180,17 @@ def _value_hits(
         if regex.search(r"\d", lead) or len(lead.split()) > _VALUE_LEAD_WORDS:
             continue
         end = match.end() + number.end()
-        if _NOT_A_MEASUREMENT.match(text, end):
-            continue
         sep, second = number.group("sep"), number.group("second")
+        series = None
+        if _NOT_A_MEASUREMENT.match(text, end):
+            # issue 22s: serial values at time points ("hs-cTnT 0 h 19 ng/L, 1 h 48 ng/L"): the highest
+            series = [
+                float(v.group("v"))
+                for v in _TIMEPOINT_VALUE.finditer(text, match.end() + number.start(), end + 60)
+            ]
+            if not series:
+                continue
+            sep = second = None
         is_range = sep is not None and sep != "/"
         if (
             is_range
@@ -1188,7 +1199,7 @@ def _value_hits(
         ):
             yield match.start(), end, "rule or range"
             continue
-        value = float(number.group(1))
+        value = max(series) if series else float(number.group(1))
         if rule.fahrenheit_above is not None and value > rule.fahrenheit_above:
             value = (value - 32.0) * 5.0 / 9.0
         low, high = _limits(rule, value, text, end)
