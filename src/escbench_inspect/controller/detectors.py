@@ -1070,7 +1070,7 @@ def _missing_reason(
     verdict then decides (an absence whose item no cue names falls back to the class-free reading)."""
     if _immaterial(text, start, end, lexicon):
         return "immaterial item"
-    if _SELF_NEGATED.search(text, start, end):
+    if _SELF_NEGATED.search(text, max(0, start - 20), end):
         return "negated"
     if _PRIOR_ABSENCE.search(text, max(0, start - 40), start) and _NOW_RESOLVED.match(text[end : end + 80]):
         return "resolved"
@@ -1740,6 +1740,24 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
     return a.allergen_class.get(word, _drug_key(word))
 
 
+_HALF_BEFORE = regex.compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
+_COUNT_BEFORE = regex.compile(r"\b(?P<n>two|three|four|2|3|4)\s*(?:x\s*)?$", FLAGS)
+_UNIT_FORM_AFTER = regex.compile(r"\s*(?:tablets?|tabs?|capsules?|caps?|pills?)\b", FLAGS)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
+
+
+def _tablet_multiplier(clause: str, amount_start: int, unit_end: int) -> float:
+    """issue 22s: the dose taken when a strength is counted in tablets: "half a 10 mg tablet" is 5 mg,
+    "two 5 mg tablets" 10 mg (the count must be followed by the tablet word)."""
+    before = clause[max(0, amount_start - 20) : amount_start]
+    if not _UNIT_FORM_AFTER.match(clause, unit_end):
+        return 1.0
+    if _HALF_BEFORE.search(before):
+        return 0.5
+    count = _COUNT_BEFORE.search(before)
+    return float(_COUNTS[count.group("n").lower()]) if count else 1.0
+
+
 def _mentions(
     text: str,
     span: tuple[int, int],
@@ -1764,7 +1782,7 @@ def _mentions(
             continue
         dosed.append((drug.start(), tail.end()))
         unit = tail.group("unit").lower().rstrip("s") if tail.group("unit").lower() != "mcg" else "mcg"
-        amount = float(tail.group("amt"))
+        amount = float(tail.group("amt")) * _tablet_multiplier(clause, tail.start("amt"), tail.end())
         if unit in _UNITS_MG:
             amount, unit = amount * _UNITS_MG[unit], "mg"
         frequency = _frequency(clause[tail.end() : tail.end() + 40])
@@ -1774,7 +1792,7 @@ def _mentions(
         if any(s <= amount.start() < e for s, e in dosed) or _WEIGHT_NEAR.search(clause):
             continue
         unit = amount.group("unit").lower().rstrip("s") if amount.group("unit").lower() != "mcg" else "mcg"
-        value = float(amount.group("amt"))
+        value = float(amount.group("amt")) * _tablet_multiplier(clause, amount.start(), amount.end())
         if unit in _UNITS_MG:
             value, unit = value * _UNITS_MG[unit], "mg"
         frequency = _frequency(clause[amount.end() : amount.end() + 40])
