@@ -132,8 +132,10 @@ def test_allergy_notation_needs_the_reaction() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "The discharge letter lists lisinopril as stopped, but the GP list shows lisinopril 10 mg as an active repeat.",
-        "Pharmacy: no ticagrelor dispensed since May. Clinic list has ticagrelor 90 mg BD as a current medication.",
+        "The discharge letter lists lisinopril as stopped, but the GP list shows lisinopril 10 mg "
+        "as an active repeat.",
+        "Pharmacy: no ticagrelor dispensed since May. Clinic list has ticagrelor 90 mg BD "
+        "as a current medication.",
         "Wife says he still takes apixaban; the GP summary shows it discontinued.",
     ],
 )
@@ -160,7 +162,8 @@ def test_code_status_is_excused_by_history_not_by_a_date() -> None:
     "text",
     [
         "The GP list still shows warfarin; it was stopped on 11/05/2024 by the haematology clinic.",
-        "The transfer MAR differs from our chart on insulin, explained by the diabetes team's change, MAR not yet updated.",
+        "The transfer MAR differs from our chart on insulin, explained by the diabetes team's change, "
+        "MAR not yet updated.",
     ],
 )
 def test_a_discrepancy_the_text_explains_is_not_a_conflict(text: str) -> None:
