@@ -235,7 +235,8 @@ def test_the_place_of_an_absence_is_not_its_item() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Post-op bed 4: BP 82/50 HR 120, cold peripheries.",  # HR after a BP is no time unit; /52 no weeks
+        "Post-op bed 4: BP 82/50 HR 120, cold peripheries.",  # HR after a BP is no time unit
+        "Post-op bed 4: BP 84/52 on the last set.",  # a BP over 52 is no gestation in weeks
         "hs-cTnT 0 h 12 ng/L, 1 h 70 ng/L, ED informed.",  # serial values at time points
         "my dad is 80 and since breakfast his speech is all jumbled",  # a relative who is the patient
         "my daughter is 5 weeks old and her temp is 100.9F",
