@@ -456,13 +456,41 @@ def term_pattern(term: str) -> str:
     return rf"(?<![\w]){_sequence(term)}(?![\w])"
 
 
+_RE_LEADING = regex.compile(r"\\b([A-Za-z]+)(?=[^A-Za-z]|$)")
+
+
+def _re_leading_word(pattern: str) -> str | None:
+    """issue 22s: the word a raw pattern must start with — ``\\bword…`` with no top-level alternation
+    ("\\bstrokes?\\b(?!\\s+nurse)" starts with "stroke"), so raw terms keep the literal prefilter."""
+    match = _RE_LEADING.match(pattern)
+    if not match:
+        return None
+    word = match.group(1).lower()
+    if pattern[match.end() : match.end() + 1] in ("?", "*", "{"):
+        word = word[:-1]  # the last letter is optional
+    depth, escaped = 0, False
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            return None
+    return word if len(word) >= 2 else None
+
+
 def _term_literals(term: str) -> frozenset[str] | None:
     """Words of which a match of ``term`` must contain one (lower case), or None when no such set can
     be read off the term (raw ``re:`` terms, fuzzy or parenthesised words only). Used as a prefilter:
     a concept none of whose literals occurs in the case-folded text cannot match, so its pattern is
     not run (speed, issue 22r; results unchanged)."""
     if term.startswith("re:"):
-        return None
+        word = _re_leading_word(term[3:])
+        return frozenset({word}) if word else None
     best: frozenset[str] | None = None
     for token in _split(term, None):
         if token == ".." or (token.endswith("?") and len(token) > 1) or token.startswith("("):
@@ -479,7 +507,8 @@ def _term_literals(term: str) -> frozenset[str] | None:
 def _first_literals(term: str) -> frozenset[str] | None:
     """The words one of which a match of ``term`` must start with (lower case), or None."""
     if term.startswith("re:"):
-        return None
+        word = _re_leading_word(term[3:])
+        return frozenset({word}) if word else None
     tokens = [t for t in _split(term, None) if t != ".."]
     if not tokens:
         return None
