@@ -1456,6 +1456,12 @@ _REPORTING = regex.compile(
     r"|dated|gives?|gave|has\s+it)\b",
     FLAGS,
 )
+# issue 22s: a document's own date ("referral dated 12/03", "letter typed on …") is not an event's
+_DOCUMENT_DATE = regex.compile(
+    r"\b(?:dated|dictated|typed|written|sent|received|printed|faxed|signed|issued|generated|seen|reviewed)"
+    r"(?:\s+(?:on|at))?\s*$",
+    FLAGS,
+)
 # issue 22s: a side stated without its body part ("the referral letter says right-sided")
 _SIDE_ALONE = regex.compile(
     r"\b(?:(?P<side>left|right)[\s-]+sided?\b|on\s+the\s+(?P<side2>left|right)\b)", FLAGS
@@ -1883,7 +1889,7 @@ def _mentions(
                 add("date", key, _date_value(date), attr.start(), date.end())
     if not dated_event and _REPORTING.search(clause) and a.source.search(clause):
         date = _DATE_COARSE.search(clause)  # "the cardiology letter says March 2021": the event nearby
-        if date:
+        if date and not _DOCUMENT_DATE.search(clause, 0, date.start()):
             add("date", IMPLIED, _date_value(date), *date.span())
     absent = [m.span() for m in a.allergy_absent.finditer(clause)]
     named = list(a.allergen.finditer(clause))

@@ -105,6 +105,17 @@ def test_the_same_date_in_two_formats_agrees(text: str) -> None:
     assert "date" not in _attributes(text)
 
 
+def test_a_documents_own_date_is_not_an_event_date() -> None:
+    assert not _attributes("The referral letter is dated 12/03/2024; surgery is booked for 20/04/2024.")
+    assert "date" in _attributes(
+        "The referral letter says 12/03/2024; the operation note gives surgery 20/04/2024."
+    )
+
+
+def test_a_birth_weight_is_history() -> None:
+    assert not _attributes("Born 3.2 kg at term; the health visitor weighed her at 4.4 kg today.")
+
+
 def test_a_side_without_its_part_takes_the_neighbouring_part() -> None:
     assert "side" in _attributes("Consent: left inguinal hernia repair; the referral says right-sided.")
     assert "side" in _attributes(
