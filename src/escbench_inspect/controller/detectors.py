@@ -1448,12 +1448,17 @@ _DATE = regex.compile(
 _DATE_COARSE = regex.compile(
     _DATE.pattern
     + rf"|\b(?P<m3>{_MONTH})\s+(?P<y3>(?:19|20)\d\d)\b|\b(?P<m5>\d{{1,2}})/(?P<y5>(?:19|20)\d\d)\b"
-    r"|\b(?P<y4>(?:19|20)\d\d)\b(?![/-])",
+    r"|\b(?:in|since|during|from|of)\s+(?P<y4>(?:19|20)\d\d)\b(?![/-])",  # a year alone: "in 2019", not a time "at 2030"
     FLAGS,
 )
 _REPORTING = regex.compile(
     r"\b(?:says?|said|states?|stated|records?|recorded|reads?|shows?|showed|lists?|listed|documents?|documented"
     r"|dated|gives?|gave|has\s+it)\b",
+    FLAGS,
+)
+_REPORTED_VALUE = regex.compile(
+    r"\b(?:reads?|reported|reports|says?|said|shows?|showed|gives?|gave|records?|recorded|quotes?|quoted|is|was|of)"
+    r"\s*:?\s*$",
     FLAGS,
 )
 # issue 22s: a document's own date ("referral dated 12/03", "letter typed on …") is not an event's
@@ -1859,7 +1864,10 @@ def _mentions(
             )
         if not named_lab and a.lab_unit_value is not None:  # "blood gas on the same draw reads 4.1 mmol/L"
             for m in a.lab_unit_value.finditer(clause):
-                add("lab_value", IMPLIED, (float(m.group("value")), m.group("unit").lower()), *m.span())
+                # only a value a source reports ("reads 4.1 mmol/L"), not one of an analyte the list
+                # does not know ("urea 6.2 mmol/L")
+                if _REPORTED_VALUE.search(clause, 0, m.start()):
+                    add("lab_value", IMPLIED, (float(m.group("value")), m.group("unit").lower()), *m.span())
     weights = list(_WEIGHT.finditer(clause))
     if weight_context:
         weights += [

@@ -112,6 +112,17 @@ def test_a_documents_own_date_is_not_an_event_date() -> None:
     )
 
 
+def test_an_unknown_analyte_is_not_an_implied_value() -> None:
+    assert not _attributes("Potassium 4.1 mmol/L per the lab report; urea 6.2 mmol/L on the gas.")
+
+
+def test_a_bare_number_is_a_year_only_after_a_preposition() -> None:
+    assert "date" in _attributes(
+        "His son says the stent went in 2014; the cardiology letter says March 2017."
+    )
+    assert not _attributes("Last dose given at 2030 per the MAR; the patient says last dose 2 March 2024.")
+
+
 def test_a_birth_weight_is_history() -> None:
     assert not _attributes("Born 3.2 kg at term; the health visitor weighed her at 4.4 kg today.")
 
