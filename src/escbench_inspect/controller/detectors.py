@@ -1448,7 +1448,8 @@ _DATE = regex.compile(
 _DATE_COARSE = regex.compile(
     _DATE.pattern
     + rf"|\b(?P<m3>{_MONTH})\s+(?P<y3>(?:19|20)\d\d)\b|\b(?P<m5>\d{{1,2}})/(?P<y5>(?:19|20)\d\d)\b"
-    r"|\b(?:in|since|during|from|of)\s+(?P<y4>(?:19|20)\d\d)\b(?![/-])",  # a year alone: "in 2019", not a time "at 2030"
+    # a year alone after a preposition ("in 2019"), not a 24 h time ("at 2030")
+    r"|\b(?:in|since|during|from|of)\s+(?P<y4>(?:19|20)\d\d)\b(?![/-])",
     FLAGS,
 )
 _REPORTING = regex.compile(
