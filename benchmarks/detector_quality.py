@@ -2,8 +2,9 @@
 
 Usage: ``python benchmarks/detector_quality.py [--json] [--skip-corpus]``
 
-- development half, test half v1 (seen since issue 22r) and, once the coordinator has added it, the
-  blind half (``controller.heldout``): recall on positives and false-positive rate on near misses per
+- development half (dev, dev2, dev3, paraphrase set), test half v1 (seen since issue 22r), the blind
+  half ("blind v1, seen" since issue 22s) and, once the coordinator has added it, the second blind
+  half ``blind2`` (``controller.heldout``): recall on positives and false-positive rate on near misses per
   detector, per family and per register; each item is detected with its task class (if any);
 - corpus P/R on every episode of the current seed files beside the paper's figures
   (``controller.quality.corpus_quality``), M reading each episode's task class, and class-free;

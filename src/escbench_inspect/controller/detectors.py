@@ -222,6 +222,19 @@ class AttributeFile(_Frozen):
     lab_analytes: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     lab_tolerance: float = Field(default=0.1, gt=0, lt=1)
     lab_tolerance_by_analyte: dict[str, float] = Field(default_factory=dict)
+    # issue 22s: unit -> factor to the analyte's first (canonical) unit, per analyte
+    lab_units: dict[str, dict[str, float]] = Field(default_factory=dict)
+    allergy_reactions: tuple[str, ...] = ()  # "amoxicillin (rash)": an allergy-list entry
+    history_only: tuple[str, ...] = ()  # attributes a history cue excuses, but not a calendar date
+    explained_cues: tuple[str, ...] = ()  # a discrepancy the text itself explains (C phrases too)
+
+    @field_validator("lab_units")
+    @classmethod
+    def _lab_units(cls, units: dict[str, dict[str, float]]) -> dict:
+        for analyte, table in units.items():
+            if not table or next(iter(table.values())) != 1:
+                raise ValueError(f"lab_units[{analyte!r}]: the first unit is the canonical one (factor 1)")
+        return units
 
     @field_validator("categorical")
     @classmethod
@@ -244,6 +257,8 @@ class AttributeFile(_Frozen):
         "status_active",
         "status_stop_instruction",
         "blood_group_cues",
+        "allergy_reactions",
+        "explained_cues",
     )
     @classmethod
     def _cues(cls, cues: tuple[str, ...]) -> tuple[str, ...]:
@@ -346,6 +361,17 @@ _SEP = r"[\s\-\"]+"
 _GAP = r"[\s,\-\"]+" + r"(?:[\w'’\"/+.%-]+[\s,\-\"]+){0," + str(GAP_WORDS) + "}?"
 
 
+_DROPPED_APOSTROPHE = regex.compile(
+    r"n't$|^i'(?:m|ve)$|^(?:that|it|he|she|what|there|who)'s$", regex.IGNORECASE
+)
+
+
+def _literal(word: str) -> str:
+    """The part of a term word every match contains (up to an apostrophe that may be dropped)."""
+    word = word.rstrip("*").lower()
+    return word.split("'")[0] if _DROPPED_APOSTROPHE.search(word) else word
+
+
 def _word(token: str) -> str:
     alternatives = []
     for alt in token.split("/"):
@@ -356,6 +382,8 @@ def _word(token: str) -> str:
         stem = alt.endswith("*")
         alt = alt.rstrip("*")
         body = regex.escape(alt)
+        if _DROPPED_APOSTROPHE.search(alt):  # issue 22s: lay text drops it ("doesnt", "cant", "im")
+            body = _DROPPED_APOSTROPHE.sub(lambda m: m.group().replace("'", "'?"), body)
         if fuzzy:
             if len(alt) < 6:
                 raise ValueError(f"fuzzy word {alt!r} is shorter than 6 letters")
@@ -428,13 +456,41 @@ def term_pattern(term: str) -> str:
     return rf"(?<![\w]){_sequence(term)}(?![\w])"
 
 
+_RE_LEADING = regex.compile(r"\\b([A-Za-z]+)(?=[^A-Za-z]|$)")
+
+
+def _re_leading_word(pattern: str) -> str | None:
+    """issue 22s: the word a raw pattern must start with — ``\\bword…`` with no top-level alternation
+    ("\\bstrokes?\\b(?!\\s+nurse)" starts with "stroke"), so raw terms keep the literal prefilter."""
+    match = _RE_LEADING.match(pattern)
+    if not match:
+        return None
+    word = match.group(1).lower()
+    if pattern[match.end() : match.end() + 1] in ("?", "*", "{"):
+        word = word[:-1]  # the last letter is optional
+    depth, escaped = 0, False
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            return None
+    return word if len(word) >= 2 else None
+
+
 def _term_literals(term: str) -> frozenset[str] | None:
     """Words of which a match of ``term`` must contain one (lower case), or None when no such set can
     be read off the term (raw ``re:`` terms, fuzzy or parenthesised words only). Used as a prefilter:
     a concept none of whose literals occurs in the case-folded text cannot match, so its pattern is
     not run (speed, issue 22r; results unchanged)."""
     if term.startswith("re:"):
-        return None
+        word = _re_leading_word(term[3:])
+        return frozenset({word}) if word else None
     best: frozenset[str] | None = None
     for token in _split(term, None):
         if token == ".." or (token.endswith("?") and len(token) > 1) or token.startswith("("):
@@ -442,7 +498,7 @@ def _term_literals(term: str) -> frozenset[str] | None:
         alternatives = token.split("/")
         if any(a.startswith("~") or not a.rstrip("*").isascii() or not a.rstrip("*") for a in alternatives):
             continue
-        literals = frozenset(a.rstrip("*").lower() for a in alternatives)
+        literals = frozenset(_literal(a) for a in alternatives)
         if best is None or min(map(len, literals)) > min(map(len, best)):
             best = literals
     return best
@@ -451,7 +507,8 @@ def _term_literals(term: str) -> frozenset[str] | None:
 def _first_literals(term: str) -> frozenset[str] | None:
     """The words one of which a match of ``term`` must start with (lower case), or None."""
     if term.startswith("re:"):
-        return None
+        word = _re_leading_word(term[3:])
+        return frozenset({word}) if word else None
     tokens = [t for t in _split(term, None) if t != ".."]
     if not tokens:
         return None
@@ -467,7 +524,7 @@ def _first_literals(term: str) -> frozenset[str] | None:
     alternatives = first.split("/")
     if any(not a.rstrip("*") or a.startswith("~") or not a.rstrip("*").isascii() for a in alternatives):
         return None
-    return frozenset(a.rstrip("*").lower() for a in alternatives)
+    return frozenset(_literal(a) for a in alternatives)
 
 
 def concept_starts(terms: Iterable[str]) -> tuple[str, ...] | None:
@@ -903,9 +960,12 @@ _NUMBER = regex.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?P<sep>/|-|–|to)\s*(
 # A number followed by a time or dose unit is a schedule or a dose, not a measured value.
 _NOT_A_MEASUREMENT = regex.compile(
     r"\s*(?:,\d{3}\b|(?:mg|mcg|µg|g|meq|mmol|units?|tablets?|tabs?|capsules?|caps?|ml|puffs?|doses?|pills?)"
-    r"\b(?!\s*/)|(?:sec|seconds?|min|mins|minutes?|h|hrs?|hours?|days?|weeks?|wks?|months?"
+    r"\b(?!\s*/)|(?:sec|seconds?|min|mins|minutes?|h|hrs?(?!\s*:?\s*\d)|hours?|days?|weeks?|wks?|months?"
     r"|years?|yrs?|am|pm|times?|x)\b)",
     regex.IGNORECASE,
+)
+_TIMEPOINT_VALUE = regex.compile(
+    r"(?<![\w.])\d+\s*(?:h|hrs?|hours?)\b[\s:=]*(?P<v>\d+(?:\.\d+)?)(?![\d.]*\s*(?:h|hrs?|hours?)\b)", FLAGS
 )
 _VALUE_GAP = 60
 _VALUE_LEAD_WORDS = 6
@@ -1039,6 +1099,10 @@ def _missing_reason(
     verdict then decides (an absence whose item no cue names falls back to the class-free reading)."""
     if _immaterial(text, start, end, lexicon):
         return "immaterial item"
+    if _SELF_NEGATED.search(text, max(0, start - 20), end):
+        return "negated"
+    if _PRIOR_ABSENCE.search(text, max(0, start - 40), start) and _NOW_RESOLVED.match(text[end : end + 80]):
+        return "resolved"
     if task_class is not None and lexicon.needed is not None:
         verdict = _needed_verdict(text, start, end, lexicon, lexicon.needed, task_class)
         if verdict != UNNAMED:
@@ -1051,6 +1115,23 @@ def _missing_reason(
 UNNAMED = "unnamed"
 _WORD = regex.compile(r"\S+")
 _COORDINATED = regex.compile(r"[\s,/&+]*(?:(?:and|or|nor)\s+)?(?:the\s+|their\s+|his\s+|her\s+)?", FLAGS)
+_LOCATIVE = regex.compile(
+    r"\b(?:in|on|from|within|into|at)\s+(?:(?:the|her|his|their|this|our|a|an)\s+)?$", FLAGS
+)
+# issue 22s: an absence stated as past and then resolved ("previously not documented, now confirmed";
+# "initially unidentified - now ID'd by wife")
+_PRIOR_ABSENCE = regex.compile(
+    r"\b(?:previously|initially|originally|earlier|at first|formerly)\W+(?:\w+\W+)?$", FLAGS
+)
+_NOW_RESOLVED = regex.compile(
+    r"^[^.;\n]{0,20}?\b(?:now|since|subsequently|later)\b\W+(?:\w+\W+){0,2}?(?:confirmed|id'?d|identified|documented|"
+    r"recorded|received|available|known|found|located|matched|traced|obtained|clarified|resulted|back)\b",
+    FLAGS,
+)
+# issue 22s: an absence word negated inside its own match ("4 of 4 pages received, none missing")
+_SELF_NEGATED = regex.compile(
+    r"\b(?:none|nothing|no|not)\s+(?:\w+\s+)?(?:missing|blank|absent|outstanding)$", FLAGS
+)
 NEEDED_BEFORE_WORDS = 10
 NEEDED_AFTER_WORDS = 8
 
@@ -1084,6 +1165,11 @@ def _needed_verdict(
         for f in found
         if not any(g[1] <= f[1] and f[2] <= g[2] and (g[1], g[2]) != (f[1], f[2]) for g in found)
     ]
+    # issue 22s: an item after the marker behind "in/on/from the" is where the absence is, not what is
+    # absent ("DNACPR status is not documented in the discharge summary")
+    places = [f for f in found if f[1] >= end and _LOCATIVE.search(text, end, f[1])]
+    if places and len(places) < len(found):
+        found = [f for f in found if f not in places]
     if not found:
         return UNNAMED
 
@@ -1123,9 +1209,17 @@ def _value_hits(
         if regex.search(r"\d", lead) or len(lead.split()) > _VALUE_LEAD_WORDS:
             continue
         end = match.end() + number.end()
-        if _NOT_A_MEASUREMENT.match(text, end):
-            continue
         sep, second = number.group("sep"), number.group("second")
+        series = None
+        if _NOT_A_MEASUREMENT.match(text, end):
+            # issue 22s: serial values at time points ("hs-cTnT 0 h 19 ng/L, 1 h 48 ng/L"): the highest
+            series = [
+                float(v.group("v"))
+                for v in _TIMEPOINT_VALUE.finditer(text, match.end() + number.start(), end + 60)
+            ]
+            if not series:
+                continue
+            sep = second = None
         is_range = sep is not None and sep != "/"
         if (
             is_range
@@ -1134,7 +1228,7 @@ def _value_hits(
         ):
             yield match.start(), end, "rule or range"
             continue
-        value = float(number.group(1))
+        value = max(series) if series else float(number.group(1))
         if rule.fahrenheit_above is not None and value > rule.fahrenheit_above:
             value = (value - 32.0) * 5.0 / 9.0
         low, high = _limits(rule, value, text, end)
@@ -1278,6 +1372,8 @@ def detect(
     for compiled, start, end, reason in found:
         if reason is None and compiled.detector == "missing":
             reason = _missing_reason(clean, start, end, lexicon, chosen_class)
+        if reason is None and compiled.detector == "conflict" and _explained(clean, start, end, lexicon):
+            reason = "explained"
         add(compiled.detector, compiled.concept.id, start, end, reason)
     for first, second in attribute_conflicts(clean, lexicon):
         for mention in (first, second):
@@ -1291,6 +1387,21 @@ def detect(
         evidence=tuple(evidence),
         suppressed=tuple(suppressed),
     )
+
+
+EXPLAINED_REACH = 250  # characters after a contradiction phrase in which its explanation is read
+
+
+def _explained(text: str, start: int, end: int, lexicon: Lexicon) -> bool:
+    """issue 22s: a contradiction phrase whose discrepancy the text explains right there ("still shows
+    metformin; it was stopped on 12/04/2024 by the renal team", "differs … explained by a dose change
+    on 10/10, MAR not yet updated") is a documented change, not a conflict. Read from the start of the
+    phrase's sentence to ``EXPLAINED_REACH`` characters after it."""
+    a = lexicon.attributes
+    if a is None or a.explained is None:
+        return False
+    sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    return a.explained.search(text, sentence_start, min(len(text), end + EXPLAINED_REACH)) is not None
 
 
 def _assertion_reason(detector: DetectorName, reason: str | None) -> str | None:
@@ -1333,6 +1444,34 @@ _DATE = regex.compile(
     rf"|\b(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<y2>\d{{4}}))?\b",
     FLAGS,
 )
+# issue 22s: an event's date may be coarser than a day: "March 2021", "08/2024", "in 2019".
+_DATE_COARSE = regex.compile(
+    _DATE.pattern
+    + rf"|\b(?P<m3>{_MONTH})\s+(?P<y3>(?:19|20)\d\d)\b|\b(?P<m5>\d{{1,2}})/(?P<y5>(?:19|20)\d\d)\b"
+    # a year alone after a preposition ("in 2019"), not a 24 h time ("at 2030")
+    r"|\b(?:in|since|during|from|of)\s+(?P<y4>(?:19|20)\d\d)\b(?![/-])",
+    FLAGS,
+)
+_REPORTING = regex.compile(
+    r"\b(?:says?|said|states?|stated|records?|recorded|reads?|shows?|showed|lists?|listed|documents?|documented"
+    r"|dated|gives?|gave|has\s+it)\b",
+    FLAGS,
+)
+_REPORTED_VALUE = regex.compile(
+    r"\b(?:reads?|reported|reports|says?|said|shows?|showed|gives?|gave|records?|recorded|quotes?|quoted|is|was|of)"
+    r"\s*:?\s*$",
+    FLAGS,
+)
+# issue 22s: a document's own date ("referral dated 12/03", "letter typed on …") is not an event's
+_DOCUMENT_DATE = regex.compile(
+    r"\b(?:dated|dictated|typed|written|sent|received|printed|faxed|signed|issued|generated|seen|reviewed)"
+    r"(?:\s+(?:on|at))?\s*$",
+    FLAGS,
+)
+# issue 22s: a side stated without its body part ("the referral letter says right-sided")
+_SIDE_ALONE = regex.compile(
+    r"\b(?:(?P<side>left|right)[\s-]+sided?\b|on\s+the\s+(?P<side2>left|right)\b)", FLAGS
+)
 _UNITS_MG = {"mg": 1.0, "g": 1000.0, "mcg": 0.001, "microgram": 0.001, "micrograms": 0.001, "µg": 0.001}
 _DOSE_TAIL = regex.compile(
     r"(?:[\s-]+[a-z]+){0,2}?[\s-]+(?P<amt>\d+(?:\.\d+)?)\s*"
@@ -1352,11 +1491,16 @@ _FREQUENCIES: tuple[tuple[str, str], ...] = (
     ),
 )
 _FREQUENCY = regex.compile("|".join(f"(?P<f{i}>{p})" for i, (p, _) in enumerate(_FREQUENCIES)), FLAGS)
-_WEIGHT = regex.compile(
-    r"\b(?:weigh\w*|weight|wt|scale)\b[^.;\n\d]{0,40}?(?P<amt>\d+(?:\.\d+)?)\s*"
-    r"(?P<unit>kg|kgs|kilograms?|kilos?|lb|lbs|pounds?)\b(?!\s*/)",
-    FLAGS,
+_WEIGHT_UNIT = (
+    r"(?P<amt>\d+(?:\.\d+)?)\s*(?P<unit>kg|kgs|kilograms?|kilos?|lb|lbs|pounds?|stones?|(?<=\d\s)st)\b(?!\s*/)"
+    r"(?:\s*(?P<lb>\d+(?:\.\d+)?)\s*(?:lb|lbs|pounds?)\b)?"
 )
+_WEIGHT = regex.compile(r"\b(?:weigh\w*|weight|wt|scale)\b[^.;\n\d]{0,40}?" + _WEIGHT_UNIT, FLAGS)
+# issue 22s: in a text about weight, an amount in a weight unit is a weight without the word
+# ("pt states he's 150 lb"); kg, lb and stone are converted to kg before comparing.
+_WEIGHT_BARE = regex.compile(r"(?<![\w./])" + _WEIGHT_UNIT, FLAGS)
+_WEIGHT_CONTEXT = regex.compile(r"\b(?:weigh\w*|weight|wt|scales?)\b", FLAGS)
+_KG_PER = {"lb": 0.45359237, "pound": 0.45359237, "stone": 6.35029318, "st": 6.35029318}
 _CLAUSE_SPLIT = regex.compile(r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while)\s+", FLAGS)
 _STATUS_WINDOW_WORDS = 3
 IMPLIED = "?"  # a dose stated without its drug ("the pills are 5 mg"): the drug of a nearby clause
@@ -1377,6 +1521,8 @@ _ALLERGY_AFTER = regex.compile(r"\s+allerg(?:y|ies)\b", FLAGS)
 HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value"})
 _COMMA = regex.compile(r",(?=\s)\s*")
 _PRONOUN_AFTER = regex.compile(r"\s+(?:it|them)\b", FLAGS)
+_PRONOUN_BEFORE = regex.compile(r"\b(?:it|them)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
+_NEGATED_ACTIVITY = regex.compile(r"\b(?:no|not|never)\s+(?:\w+\s+){0,1}$", FLAGS)
 _INSTRUCTION_GAP_WORDS = 6
 
 
@@ -1417,6 +1563,9 @@ class CompiledAttributes:
     lab: regex.Pattern | None = None
     lab_key: dict[str, str] = field(default_factory=dict)
     stop_instruction: regex.Pattern | None = None
+    lab_unit_value: regex.Pattern | None = None  # a number with a laboratory unit, analyte implied
+    allergy_notation: regex.Pattern | None = None  # "co-trimoxazole (rash)"
+    explained: regex.Pattern | None = None
 
 
 def _optional(terms: tuple[str, ...]) -> regex.Pattern | None:
@@ -1435,6 +1584,9 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
     )
     allergen_class = {word.lower(): group for group, words in spec.allergen_classes.items() for word in words}
     lab_key = {word.lower(): analyte for analyte, words in spec.lab_analytes.items() for word in words}
+    lab_units = sorted({u for table in spec.lab_units.values() for u in table}, key=len, reverse=True)
+    unit_alt = "|".join(regex.escape(u) for u in lab_units)
+    unit_group = rf"(?:\s*(?P<unit>{unit_alt})(?!\w))?" if lab_units else ""
     allergen_words = sorted(allergen_class, key=len, reverse=True)
     allergen = regex.compile(
         r"(?<![\w-])(?P<allergen>"
@@ -1468,13 +1620,26 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         lab=regex.compile(
             r"(?<![\w+])(?P<analyte>"
             + "|".join(regex.escape(w) for w in sorted(lab_key, key=len, reverse=True))
-            + r")(?![\w+])[\s:=]{0,3}(?:(?:was|is|of)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])",
+            + r")(?![\w+])[\s:=]{0,3}(?:(?:was|is|of)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])"
+            + unit_group,
             FLAGS,
         )
         if lab_key
         else None,
         lab_key=lab_key,
         stop_instruction=_optional(spec.status_stop_instruction),
+        lab_unit_value=regex.compile(
+            rf"(?<![\w./])(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>{unit_alt})(?!\w)", FLAGS
+        )
+        if lab_units
+        else None,
+        allergy_notation=regex.compile(
+            "(?:" + allergen.pattern + r")\s*\(\s*(?:" + _alternation(spec.allergy_reactions).pattern + r")",
+            FLAGS,
+        )
+        if spec.allergy_reactions
+        else None,
+        explained=_optional(spec.explained_cues),
     )
 
 
@@ -1539,24 +1704,61 @@ def _negated_before(text: str, clause_start: int, position: int, lexicon: Lexico
     return bool(lexicon.negation_pre.search(before))
 
 
-def _date_value(match: regex.Match) -> tuple:
+def _group(match: regex.Match, name: str) -> str | None:
+    return match.group(name) if name in match.re.groupindex else None
+
+
+def _date_value(match: regex.Match) -> frozenset[tuple[int | None, int | None, int | None]]:
+    """The readings (month, day, year) of a date, None where it does not say: a numeric day/month is
+    read both ways unless one part is above 12 (issue 22s: "12/06/2023" is 21 June's conflict, not
+    its string)."""
     if match.group("iso"):
         year, month, day = (int(p) for p in match.group("iso").split("-"))
-        return (month, day, year)
+        return frozenset({(month, day, year)})
     if match.group("num"):
-        return (match.group("num"),)
+        first, second, year = (int(p) for p in match.group("num").split("/"))
+        year = year + 2000 if year < 100 else year
+        readings = set()
+        if first <= 12 and second <= 31:
+            readings.add((first, second, year))
+        if second <= 12 and first <= 31:
+            readings.add((second, first, year))
+        return frozenset(readings)
+    if _group(match, "y4"):
+        return frozenset({(None, None, int(match.group("y4")))})
+    if _group(match, "y5"):
+        return frozenset({(int(match.group("m5")), None, int(match.group("y5")))})
+    if _group(match, "y3"):
+        return frozenset({(_MONTHS[match.group("m3").lower().rstrip(".")], None, int(match.group("y3")))})
     day = match.group("d1") or match.group("d2")
     month = _MONTHS[(match.group("m1") or match.group("m2")).lower().rstrip(".")]
     year = match.group("y1") or match.group("y2")
-    return (month, int(day), int(year) if year else None)
+    return frozenset({(month, int(day), int(year) if year else None)})
 
 
-def _dates_differ(a: tuple, b: tuple) -> bool:
-    if len(a) == 1 or len(b) == 1:
-        return a != b
-    if (a[0], a[1]) != (b[0], b[1]):
-        return True
-    return a[2] is not None and b[2] is not None and a[2] != b[2]
+def _dates_differ(a: frozenset, b: frozenset) -> bool:
+    """No reading of one date agrees with a reading of the other (a part one of them leaves out agrees)."""
+    return not any(
+        all(u is None or v is None or u == v for u, v in zip(x, y, strict=True)) for x in a for y in b
+    )
+
+
+def _lab_readings(value: tuple[float, str | None], units: dict[str, float]) -> tuple[set[float], str | None]:
+    """An analyte's value in its canonical unit; a value without a unit is read in every unit listed
+    (issue 22s: "Hb 13.4" agrees with "Hb 134 g/L"). A unit not listed keeps its own tag."""
+    amount, unit = value
+    if unit is None:
+        return {amount * f for f in units.values()} or {amount}, None
+    if unit in units:
+        return {amount * units[unit]}, "canonical"
+    return {amount}, unit
+
+
+def _labs_differ(m: Mention, n: Mention, tolerance: float, units: dict[str, float]) -> bool:
+    (a, unit_a), (b, unit_b) = _lab_readings(m.value, units), _lab_readings(n.value, units)  # type: ignore[arg-type]
+    if unit_a is not None and unit_b is not None and unit_a != unit_b:
+        return False  # units that do not convert (HbA1c % vs mmol/mol): not compared
+    return all(abs(x - y) > tolerance * max(x, y) for x in a for y in b)
 
 
 def _frequency(text: str) -> str | None:
@@ -1579,6 +1781,24 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
     return a.allergen_class.get(word, _drug_key(word))
 
 
+_HALF_BEFORE = regex.compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
+_COUNT_BEFORE = regex.compile(r"\b(?P<n>two|three|four|2|3|4)\s*(?:x\s*)?$", FLAGS)
+_UNIT_FORM_AFTER = regex.compile(r"\s*(?:tablets?|tabs?|capsules?|caps?|pills?)\b", FLAGS)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
+
+
+def _tablet_multiplier(clause: str, amount_start: int, unit_end: int) -> float:
+    """issue 22s: the dose taken when a strength is counted in tablets: "half a 10 mg tablet" is 5 mg,
+    "two 5 mg tablets" 10 mg (the count must be followed by the tablet word)."""
+    before = clause[max(0, amount_start - 20) : amount_start]
+    if not _UNIT_FORM_AFTER.match(clause, unit_end):
+        return 1.0
+    if _HALF_BEFORE.search(before):
+        return 0.5
+    count = _COUNT_BEFORE.search(before)
+    return float(_COUNTS[count.group("n").lower()]) if count else 1.0
+
+
 def _mentions(
     text: str,
     span: tuple[int, int],
@@ -1587,6 +1807,7 @@ def _mentions(
     lexicon: Lexicon,
     medicine_word: bool,
     blood_context: bool = False,
+    weight_context: bool = False,
 ):
     start, end = span
     clause = text[start:end]
@@ -1602,7 +1823,7 @@ def _mentions(
             continue
         dosed.append((drug.start(), tail.end()))
         unit = tail.group("unit").lower().rstrip("s") if tail.group("unit").lower() != "mcg" else "mcg"
-        amount = float(tail.group("amt"))
+        amount = float(tail.group("amt")) * _tablet_multiplier(clause, tail.start("amt"), tail.end())
         if unit in _UNITS_MG:
             amount, unit = amount * _UNITS_MG[unit], "mg"
         frequency = _frequency(clause[tail.end() : tail.end() + 40])
@@ -1612,7 +1833,7 @@ def _mentions(
         if any(s <= amount.start() < e for s, e in dosed) or _WEIGHT_NEAR.search(clause):
             continue
         unit = amount.group("unit").lower().rstrip("s") if amount.group("unit").lower() != "mcg" else "mcg"
-        value = float(amount.group("amt"))
+        value = float(amount.group("amt")) * _tablet_multiplier(clause, amount.start(), amount.end())
         if unit in _UNITS_MG:
             value, unit = value * _UNITS_MG[unit], "mg"
         frequency = _frequency(clause[amount.end() : amount.end() + 40])
@@ -1635,26 +1856,50 @@ def _mentions(
             rh = "+" if m.group("rh").lower() in ("+", "pos", "positive") else "-"
             add("blood_group", "blood_group", (m.group("abo"), rh), m.start(), m.end())
     if a.lab is not None:
+        named_lab = False
         for m in a.lab.finditer(clause):
+            named_lab = True
+            unit = m.group("unit").lower() if "unit" in m.re.groupindex and m.group("unit") else None
             add(
-                "lab_value",
-                a.lab_key[m.group("analyte").lower()],
-                float(m.group("value")),
-                m.start(),
-                m.end(),
+                "lab_value", a.lab_key[m.group("analyte").lower()], (float(m.group("value")), unit), *m.span()
             )
-    for w in _WEIGHT.finditer(clause):
-        pounds = w.group("unit").lower().startswith(("lb", "pound"))
-        kg = float(w.group("amt")) * (0.45359237 if pounds else 1.0)
+        if not named_lab and a.lab_unit_value is not None:  # "blood gas on the same draw reads 4.1 mmol/L"
+            for m in a.lab_unit_value.finditer(clause):
+                # only a value a source reports ("reads 4.1 mmol/L"), not one of an analyte the list
+                # does not know ("urea 6.2 mmol/L")
+                if _REPORTED_VALUE.search(clause, 0, m.start()):
+                    add("lab_value", IMPLIED, (float(m.group("value")), m.group("unit").lower()), *m.span())
+    weights = list(_WEIGHT.finditer(clause))
+    if weight_context:
+        weights += [
+            w
+            for w in _WEIGHT_BARE.finditer(clause)
+            if not any(v.start() <= w.start() < v.end() for v in weights)
+        ]
+    for w in weights:
+        unit = w.group("unit").lower().rstrip("s")
+        kg = float(w.group("amt")) * next((f for u, f in _KG_PER.items() if unit.startswith(u)), 1.0)
+        if w.group("lb"):
+            kg += float(w.group("lb")) * _KG_PER["lb"]
         add("weight", "weight", kg, w.start(), w.end())
-    for s in a.side.finditer(clause):
+    sides = list(a.side.finditer(clause))
+    for s in sides:
         add("side", a.part_group[s.group("part").lower()], s.group("side").lower(), s.start(), s.end())
+    for s in _SIDE_ALONE.finditer(clause):
+        if not any(t.start() <= s.start() < t.end() for t in sides):
+            add("side", IMPLIED, (s.group("side") or s.group("side2")).lower(), s.start(), s.end())
+    dated_event = False
     for name, pattern in a.date_attributes:
         for attr in pattern.finditer(clause):
-            date = _DATE.search(clause, attr.end(), min(len(clause), attr.end() + 40))
+            date = _DATE_COARSE.search(clause, attr.end(), min(len(clause), attr.end() + 40))
             if date:
+                dated_event = True
                 key = name + "".join(c for c in attr.group() if c.isdigit())
                 add("date", key, _date_value(date), attr.start(), date.end())
+    if not dated_event and _REPORTING.search(clause) and a.source.search(clause):
+        date = _DATE_COARSE.search(clause)  # "the cardiology letter says March 2021": the event nearby
+        if date and not _DOCUMENT_DATE.search(clause, 0, date.start()):
+            add("date", IMPLIED, _date_value(date), *date.span())
     absent = [m.span() for m in a.allergy_absent.finditer(clause)]
     named = list(a.allergen.finditer(clause))
     for s, e in absent:
@@ -1667,6 +1912,10 @@ def _mentions(
     for n in named:
         if _ALLERGY_AFTER.match(clause, n.end()) and not _negated_before(clause, 0, n.start(), lexicon):
             add("allergy", _allergen_key(n, a), True, n.start(), n.end())
+    if a.allergy_notation is not None:  # an allergy-list entry: "amoxicillin (rash)"
+        for m in a.allergy_notation.finditer(clause):
+            if not _negated_before(clause, 0, m.start(), lexicon):
+                add("allergy", _allergen_key(a.allergen.match(clause, m.start()), a), True, *m.span())
     if a.tolerated is not None:
         for m in a.tolerated.finditer(clause):
             for allergen in {_allergen_key(n, a) for n in named}:
@@ -1701,8 +1950,13 @@ def _status_mentions(clause: str, offset: int, index: int, a: CompiledAttributes
     found: dict[str, tuple[str, int, int]] = {}
     for status, pattern in (("stopped", a.stopped), ("active", a.active)):
         for cue in pattern.finditer(clause):
+            cue_status = status
             if status == "active" and _negated_before(clause, 0, cue.start(), lexicon):
-                continue
+                # issue 22s: "no clopidogrel dispensed since 08/2024" is a drug not taken, against a
+                # list that has it current; a negated activity with its drug right after the negation
+                if not _NEGATED_ACTIVITY.search(clause, 0, cue.start()):
+                    continue
+                cue_status = "stopped"
             target = None
             after = [d for d in drugs if d.start() >= cue.end()]
             if after and len(clause[cue.end() : after[0].start()].split()) <= _STATUS_WINDOW_WORDS - 1:
@@ -1710,13 +1964,29 @@ def _status_mentions(clause: str, offset: int, index: int, a: CompiledAttributes
             before = [d for d in drugs if d.end() <= cue.start()]
             if before:
                 gap = clause[before[-1].end() : cue.start()]
-                passive = regex.search(r"\b(?:was|were|is|are|been|being|as)\s*$", gap, FLAGS) or (
+                passive = regex.search(r"\b(?:was|were|is|are|been|being|as(?:\s+an?)?)\s*$", gap, FLAGS) or (
                     not gap.strip()
                     and regex.match(r"\s+(?:by|on|per|at|since)\b", clause[cue.end() :], FLAGS)
                 )  # "digoxin stopped by cardiology", "on admission": a passive without its auxiliary
                 if passive and len(gap.split()) <= 6:
                     target = before[-1]
             if target is None:
+                before_pronoun = (
+                    _PRONOUN_BEFORE.search(clause, 0, cue.start()) if status == "stopped" else None
+                )
+                if before_pronoun:  # "outside records show it discontinued"
+                    extra.append(
+                        Mention(
+                            "medication_status",
+                            IMPLIED,
+                            status,
+                            index,
+                            offset + before_pronoun.start(),
+                            offset + cue.end(),
+                            True,
+                        )
+                    )
+                    continue
                 if _PRONOUN_AFTER.match(clause, cue.end()):
                     end = _PRONOUN_AFTER.match(clause, cue.end()).end()  # type: ignore[union-attr]
                     extra.append(
@@ -1734,7 +2004,7 @@ def _status_mentions(clause: str, offset: int, index: int, a: CompiledAttributes
             key = _drug_key(target.group("drug"))
             if key in found and found[key][0] == "stopped":
                 continue
-            found[key] = (status, min(cue.start(), target.start()), max(cue.end(), target.end()))
+            found[key] = (cue_status, min(cue.start(), target.start()), max(cue.end(), target.end()))
     return [
         *(
             Mention("medication_status", key, status, index, offset + s, offset + e)
@@ -1744,7 +2014,7 @@ def _status_mentions(clause: str, offset: int, index: int, a: CompiledAttributes
     ]
 
 
-def _conflicting(m: Mention, n: Mention, tolerance: float) -> bool:
+def _conflicting(m: Mention, n: Mention, tolerance: float, units: dict[str, float] | None = None) -> bool:
     if m.attribute != n.attribute:
         return False
     if m.clause == n.clause and not (m.same_clause or n.same_clause):
@@ -1760,7 +2030,9 @@ def _conflicting(m: Mention, n: Mention, tolerance: float) -> bool:
         if unit_m != unit_n:
             return False
         return amount_m != amount_n or (freq_m is not None and freq_n is not None and freq_m != freq_n)
-    if m.attribute in ("weight", "lab_value"):
+    if m.attribute == "lab_value":
+        return _labs_differ(m, n, tolerance, units or {})
+    if m.attribute == "weight":
         return abs(m.value - n.value) > tolerance * max(m.value, n.value)  # type: ignore[operator]
     if m.attribute == "date":
         return _dates_differ(m.value, n.value)  # type: ignore[arg-type]
@@ -1774,6 +2046,18 @@ def _resolve_implied(mentions: list[Mention]) -> list[Mention]:
     drugs = [m for m in mentions if m.attribute in ("medication_status", "dose") and m.key != IMPLIED]
     out = []
     for m in mentions:
+        if m.attribute in ("date", "side", "lab_value") and m.key == IMPLIED:
+            # issue 22s: a date, side or lab value without its event, part or analyte takes the one of
+            # the neighbouring clause; with none there it is dropped
+            near = [
+                n
+                for n in mentions
+                if n.attribute == m.attribute and n.key != IMPLIED and abs(n.clause - m.clause) == 1
+            ]
+            if near:
+                pick = min(near, key=lambda n: n.clause > m.clause)
+                out.append(Mention(m.attribute, pick.key, m.value, m.clause, m.start, m.end, True))
+            continue
         if m.attribute == "medication_status" and m.key == IMPLIED:
             near = [n for n in drugs if abs(n.clause - m.clause) == 1]
             if not near:
@@ -1820,13 +2104,14 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
 
     medicine_word = _MEDICINE_WORD.search(text) is not None
     blood_context = a.blood_cue is not None and a.blood_cue.search(text) is not None  # the text's topic
+    weight_context = _WEIGHT_CONTEXT.search(text) is not None
     found = []
     for i, (s, _) in enumerate(spans):
-        key = ("mentions", clause_text[i], medicine_word, blood_context)
+        key = ("mentions", clause_text[i], medicine_word, blood_context, weight_context)
         relative = _memo(
             memo,
             key,
-            lambda c: _mentions(c, (0, len(c)), 0, a, lexicon, medicine_word, blood_context),
+            lambda c: _mentions(c, (0, len(c)), 0, a, lexicon, medicine_word, blood_context, weight_context),
         )
         found.extend(replace(m, clause=i, start=m.start + s, end=m.end + s) for m in relative)
     mentions = _resolve_implied(found)
@@ -1838,7 +2123,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 if m.attribute == "lab_value"
                 else a.spec.weight_tolerance
             )
-            if not _conflicting(m, n, tolerance):
+            if not _conflicting(m, n, tolerance, a.spec.lab_units.get(m.key)):
                 continue
             if (m.implied or n.implied) and abs(m.clause - n.clause) > 1:
                 continue  # a dose without its drug is compared only with the next clause
@@ -1848,8 +2133,15 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                     continue
             elif not (sources[i] or sources[j]) or (sources[i] and sources[i] == sources[j]):
                 continue
-            if flagged(a.change, i) or flagged(a.change, j):
+            if (
+                flagged(a.change, i)
+                or flagged(a.change, j)
+                or flagged(a.explained, i)
+                or flagged(a.explained, j)
+            ):
                 continue
+            if m.attribute in a.spec.history_only and (flagged(a.history, i) or flagged(a.history, j)):
+                continue  # issue 22s: a code status "during his 2022 admission" is that admission's
             if m.attribute in HISTORY_SENSITIVE and (
                 flagged(a.history, i) or flagged(a.history, j) or dated[i] or dated[j]
             ):

@@ -25,7 +25,14 @@ Per detector: recall on its positives and false-positive rate on its near misses
 The flag function receives each item's text and its ``task_class`` (None when the item has none), so
 M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|all]
+- blind half 2 (``detector_heldout_blind2.yaml``, split ``blind2``, ids ``vh_``/``vc_``/``vm_``, issue
+  22s): a second half written independently, the same schema as the blind half; the blind half
+  itself is "blind v1 (seen)" since its misses were read for issue 22s. Absent until the coordinator
+  adds it: skipped with a message.
+- development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
+  blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
+
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|all]
 [--assertion rules|context] [--json] [--misses]``.
 """
 
@@ -50,10 +57,26 @@ TEST_FILE = HERE / "detector_heldout_test.yaml"
 DEV_FILE = HERE / "detector_heldout_dev.yaml"
 DEV2_FILE = HERE / "detector_heldout_dev2.yaml"
 BLIND_FILE = HERE / "detector_heldout_blind.yaml"
-Half = Literal["dev", "test", "blind"]
-HALVES: tuple[Half, ...] = ("dev", "test", "blind")
-SPLIT_PREFIX = {"dev": "d", "test": "t", "blind": "b"}
-HALF_TITLES = {"dev": "dev half", "test": "test v1 (seen)", "blind": "blind half"}
+DEV3_FILE = HERE / "detector_heldout_dev3.yaml"
+BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
+Half = Literal["dev", "test", "blind", "blind2"]
+HALVES: tuple[Half, ...] = ("dev", "test", "blind", "blind2")
+SPLIT_PREFIX = {"dev": "d", "test": "t", "blind": "b", "blind2": "v"}
+HALF_TITLES = {
+    "dev": "dev half",
+    "test": "test v1 (seen)",
+    "blind": "blind v1 (seen)",
+    "blind2": "blind half 2",
+}
+# The blind halves: written independently, every M item names its task class; absent until added.
+BLIND_HALVES: tuple[Half, ...] = ("blind", "blind2")
+
+
+def blind_file(half: Half) -> Path:
+    """The file of a blind half (read from the module at call time, so tests can point it elsewhere)."""
+    return BLIND_FILE if half == "blind" else BLIND2_FILE
+
+
 RECALL_GOAL = 0.80
 FPR_GOAL = 0.15
 
@@ -133,7 +156,7 @@ class HeldoutSet(BaseModel):
         if wrong:
             starts = f"{prefix}h_/{prefix}c_/{prefix}m_"
             raise ValueError(f"ids of the {self.split} half must start with {starts}: {wrong}")
-        if self.split == "blind":
+        if self.split in BLIND_HALVES:
             unclassed = [i.id for i in self.items if i.detector == "missing" and i.task_class is None]
             if unclassed:
                 raise ValueError(f"field 'task_class' is required on every missing item: {unclassed}")
@@ -150,7 +173,11 @@ def load_heldout(path: Path) -> HeldoutSet:
         for index, item in enumerate(items):
             entry = str(item.get("id")) if isinstance(item, dict) and item.get("id") else f"items[{index}]"
             parsed = validated(HeldoutItem, item, path, entry=entry)
-            if data.get("split") == "blind" and parsed.detector == "missing" and parsed.task_class is None:
+            if (
+                data.get("split") in BLIND_HALVES
+                and parsed.detector == "missing"
+                and parsed.task_class is None
+            ):
                 raise DataFileError(
                     path, ["field 'task_class': required on every missing item of the blind half"], entry
                 )
@@ -191,24 +218,31 @@ def paraphrase_items() -> list[HeldoutItem]:
 
 
 def half_items(half: Half) -> list[HeldoutItem]:
-    """The items of one half (dev: both dev files and the paraphrase set; blind: the blind file)."""
+    """The items of one half (dev: the three dev files and the paraphrase set; a blind half: its file)."""
     if half == "test":
         return list(load_heldout(TEST_FILE).items)
-    if half == "blind":
-        return list(load_heldout(BLIND_FILE).items)
-    return [*load_heldout(DEV_FILE).items, *load_heldout(DEV2_FILE).items, *paraphrase_items()]
+    if half in BLIND_HALVES:
+        return list(load_heldout(blind_file(half)).items)
+    return [
+        *load_heldout(DEV_FILE).items,
+        *load_heldout(DEV2_FILE).items,
+        *load_heldout(DEV3_FILE).items,
+        *paraphrase_items(),
+    ]
 
 
 def available_halves(requested: str) -> tuple[list[Half], list[str]]:
-    """The halves to run for ``--half`` and a message per half skipped (the blind file not there yet)."""
+    """The halves to run for ``--half`` and a message per half skipped (a blind file not there yet)."""
     halves: list[Half] = list(HALVES) if requested == "all" else [requested]  # type: ignore[list-item]
     skipped = []
-    if "blind" in halves and not BLIND_FILE.exists():
-        halves.remove("blind")
-        skipped.append(
-            f"blind half skipped: {BLIND_FILE.name} is not there yet (the coordinator adds it, "
-            "hash-frozen, after tuning)"
-        )
+    for half in BLIND_HALVES:
+        path = blind_file(half)
+        if half in halves and not path.exists():
+            halves.remove(half)
+            skipped.append(
+                f"{half} half skipped: {path.name} is not there yet (the coordinator adds it, "
+                "hash-frozen, after tuning)"
+            )
     return halves, skipped
 
 

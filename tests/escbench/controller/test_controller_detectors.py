@@ -170,9 +170,12 @@ def test_stress_set_paraphrase_recall_and_controls() -> None:
 # measures 0.43/0.80; as shipped (`fire`: only an item listed immaterial for the class drops an
 # absence) 0.48/1.00, against 0.46/1.00 class-free. Both readings the controller can take are guarded;
 # the class-free figure is the issue-20 one, unchanged.
+# Issue 22s: a negated fill ("no simvastatin dispensed since June") against a drug still taken is a
+# stopped-vs-active conflict: C 0.385/0.625 -> 0.394/0.65 (52/132, 52/80), both readings; floor moved
+# to the measured value. M and H unchanged.
 IN_BENCHMARK_FLOOR = {
-    True: {"conflict": (0.38, 0.62), "missing": (0.48, 1.00), "high_risk": (0.72, 0.92)},
-    False: {"conflict": (0.38, 0.62), "missing": (0.45, 1.00), "high_risk": (0.72, 0.92)},
+    True: {"conflict": (0.39, 0.65), "missing": (0.48, 1.00), "high_risk": (0.72, 0.92)},
+    False: {"conflict": (0.39, 0.65), "missing": (0.45, 1.00), "high_risk": (0.72, 0.92)},
 }
 
 

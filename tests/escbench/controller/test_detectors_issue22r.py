@@ -345,7 +345,11 @@ def test_baseline_finding_is_not_a_new_red_flag(text: str, expected: bool) -> No
 def test_term_literals() -> None:
     assert _term_literals("chest pain") == frozenset({"chest"})
     assert _term_literals("bleed*/haemorrhag*") == frozenset({"bleed", "haemorrhag"})
-    assert _term_literals("re:\\bfoo") is None
+    # issue 22s: a raw pattern that starts with a word keeps it as its literal; one with a top-level
+    # alternation or no leading word has none
+    assert _term_literals("re:\\bfoos?\\b(?!\\s+bar)") == frozenset({"foo"})
+    assert _term_literals("re:\\bfoo|bar") is None
+    assert _term_literals("re:(?<![\\w])K\\+?") is None
     assert _term_literals("~diaphoretic") is None
     assert _term_literals("(a b|c d) pain?") is None
     assert _term_literals("(not|never) .. stated") == frozenset({"stated"})

@@ -66,19 +66,29 @@ def test_bad_entry_is_named(tmp_path: Path, old: str, new: str, message: str) ->
 # misses had been read: since then it is "test v1, seen", a tuning half like dev, and these floors sit
 # at the issue-22r measurements (dev C 1.00/0.00, M 0.99/0.00, H 0.99/0.00; test v1 C 1.00/0.00,
 # M 1.00/0.00, H 1.00/0.00). Untouched test data is the blind half, added after tuning.
+# Issue 22s: the dev half gained detector_heldout_dev3.yaml; the blind half was read ("blind v1,
+# seen") and is a tuning half too. Floors moved to the issue-22s measurements (dev C 1.00/0.00,
+# M 0.99/0.05, H 0.995/0.00; blind v1 C 0.957/0.00, M 1.00/0.00, H 1.00/0.024). These are tuned
+# figures, not test figures: the untouched test is the second blind half (blind2).
 FLOORS = {
-    # dev M FPR 0.0625: two dev2 near misses (an onset time in a documentation task, a duration in a
+    # dev M FPR 0.053: two dev2 near misses (an onset time in a documentation task, a duration in a
     # triage one) were written under the exhaustive reading of the needed lists; the shipped
     # `unlisted_item: fire` flags an absence unless the policy lists the item as immaterial
-    "dev": {"conflict": (0.98, 0.05), "missing": (0.97, 0.07), "high_risk": (0.97, 0.05)},
+    "dev": {"conflict": (1.00, 0.00), "missing": (0.98, 0.06), "high_risk": (0.99, 0.00)},
     "test": {"conflict": (0.95, 0.05), "missing": (0.95, 0.05), "high_risk": (0.95, 0.05)},
+    # blind v1 (seen): C misses a fill history "since 2022" against an inpatient list (read as another
+    # setting) and two relative times of a fall; H fires on a father's retinal detachment
+    "blind": {"conflict": (0.95, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
 }
 
 
-@pytest.mark.parametrize("half", ["dev", "test"])
+@pytest.mark.parametrize("half", ["dev", "test", "blind"])
 def test_detector_floor_on_each_half(half: str) -> None:
     from escbench_inspect.controller.detectors import detect
-    from escbench_inspect.controller.heldout import heldout_quality
+    from escbench_inspect.controller.heldout import BLIND_FILE, heldout_quality
+
+    if half == "blind" and not BLIND_FILE.exists():
+        pytest.skip("blind half not there")
 
     flags = lambda text, task_class: detect(text, task_class=task_class).flags  # noqa: E731
     table = heldout_quality(half_items(half), flags)  # type: ignore[arg-type]
