@@ -28,11 +28,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 2 (``detector_heldout_blind2.yaml``, split ``blind2``, ids ``vh_``/``vc_``/``vm_``, issue
   22s): a second half written independently, the same schema as the blind half; the blind half
   itself is "blind v1 (seen)" since its misses were read for issue 22s. Absent until the coordinator
-  adds it: skipped with a message.
+  adds it: skipped with a message. Its misses were read for issue 22t: since then "blind v2 (seen)".
+- blind half 3 (``detector_heldout_blind3.yaml``, split ``blind3``, ids ``wh_``/``wc_``/``wm_``, issue
+  22t): a third half written independently, the blind schema; skipped with a message until added.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|blind3|all]
 [--assertion rules|context] [--json] [--misses]``.
 """
 
@@ -59,22 +61,24 @@ DEV2_FILE = HERE / "detector_heldout_dev2.yaml"
 BLIND_FILE = HERE / "detector_heldout_blind.yaml"
 DEV3_FILE = HERE / "detector_heldout_dev3.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
-Half = Literal["dev", "test", "blind", "blind2"]
-HALVES: tuple[Half, ...] = ("dev", "test", "blind", "blind2")
-SPLIT_PREFIX = {"dev": "d", "test": "t", "blind": "b", "blind2": "v"}
+BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
+Half = Literal["dev", "test", "blind", "blind2", "blind3"]
+HALVES: tuple[Half, ...] = ("dev", "test", "blind", "blind2", "blind3")
+SPLIT_PREFIX = {"dev": "d", "test": "t", "blind": "b", "blind2": "v", "blind3": "w"}
 HALF_TITLES = {
     "dev": "dev half",
     "test": "test v1 (seen)",
     "blind": "blind v1 (seen)",
-    "blind2": "blind half 2",
+    "blind2": "blind v2 (seen)",
+    "blind3": "blind half 3",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
-BLIND_HALVES: tuple[Half, ...] = ("blind", "blind2")
+BLIND_HALVES: tuple[Half, ...] = ("blind", "blind2", "blind3")
 
 
 def blind_file(half: Half) -> Path:
     """The file of a blind half (read from the module at call time, so tests can point it elsewhere)."""
-    return BLIND_FILE if half == "blind" else BLIND2_FILE
+    return {"blind": BLIND_FILE, "blind2": BLIND2_FILE}.get(half, BLIND3_FILE)
 
 
 RECALL_GOAL = 0.80

@@ -340,6 +340,6 @@ def test_blind2_absent_is_skipped_and_present_is_in_all(
     assert "blind2 half skipped" in capsys.readouterr().err
     assert "blind2" not in heldout.available_halves("all")[0]
     monkeypatch.setattr(heldout, "BLIND2_FILE", _blind2(tmp_path))
-    assert heldout.available_halves("all")[0][-1] == "blind2"
+    assert "blind2" in heldout.available_halves("all")[0]
     assert heldout.main(["--half", "blind2", "--json"]) == 0
     assert '"blind2"' in capsys.readouterr().out
