@@ -1009,19 +1009,66 @@ def _first_words(text: str, count: int) -> str:
     return " ".join(text.split()[:count])
 
 
+# issue 22t: a condition ("if", "unless", "should") reaches over a coordinated list of findings up to
+# its consequence ("if the rash stops blanching, he becomes floppy, or he vomits green, she should call
+# 999"), not only the 14 words before a match; the consequence starts at a comma followed by an
+# action or a subject with a modal verb.
+_CONDITION = regex.compile(r"\b(?:if|unless|should\s+(?:he|she|they|you|the\s+\w+))\b", FLAGS)
+_CONSEQUENCE = regex.compile(
+    r"(?:,|\bthen\b)\s*(?:then\s+)?(?:(?:you|we|she|he|they|i|mum|dad|parents?|carers?)\s+"
+    r"(?:should|must|need\s+to|needs\s+to|will|would|can|are\s+to|is\s+to)\b|(?:please\s+)?"
+    r"(?:call|ring|dial|go|come|seek|return|bring|attend|phone)\b)",
+    FLAGS,
+)
+_CONDITION_WORDS = 45
+# issue 22t: an episode the text later says the patient recovered from ("back to his normal self",
+# "recovered fully within a minute") is resolved, within a few sentences of the finding.
+_RECOVERED_AFTER = regex.compile(
+    r"\bback\s+to\s+(?:(?:his|her|their|my|your)\s+)?(?:normal|usual)(?:\s+self)?\b"
+    r"|\b(?:fully|completely)\s+recovered\b|\brecovered\s+(?:fully|completely)\b",
+    FLAGS,
+)
+_RECOVERED_REACH = 250
+
+
+def _last_condition(scope: str) -> regex.Match | None:
+    matches = list(_CONDITION.finditer(scope))
+    return matches[-1] if matches else None
+
+
+def _after_consequence(before: str) -> str:
+    """The words after a closed condition's consequence ("if in doubt, ring us, he is fitting": "he is
+    fitting"), or all of ``before`` when no condition was closed in it."""
+    last = _last_condition(before)
+    closed = _CONSEQUENCE.search(before, last.end()) if last is not None else None
+    return before[closed.end() :] if closed else before
+
+
+def _in_condition(clause_before: str) -> bool:
+    """Whether a match sits inside an open condition (after "if …", before its consequence)."""
+    scope = _last_words(clause_before, _CONDITION_WORDS)
+    last = _last_condition(scope)
+    return last is not None and not _CONSEQUENCE.search(scope, last.end())
+
+
 def _context_reason(
     text: str, start: int, end: int, lexicon: Lexicon, hypothetical: bool = True
 ) -> str | None:
     """Why a match does not count (negated, hypothetical/historical, resolved), or None."""
     before, following = _clause(text, start, end, lexicon)
+    clause_before = before
     before = lexicon.pseudo_negation.sub(" ", _last_words(before, 14))
     if lexicon.negation_pre.search(before):
         return "negated"
-    if hypothetical and lexicon.hypothetical_pre.search(before):
+    if hypothetical and lexicon.hypothetical_pre.search(_after_consequence(before)):
+        return "hypothetical"
+    if hypothetical and _in_condition(clause_before):
         return "hypothetical"
     window = _first_words(following, POST_WINDOW_WORDS)
     if hypothetical and lexicon.historical_post is not None and lexicon.historical_post.search(window):
         return "historical"
+    if hypothetical and _RECOVERED_AFTER.search(text, end, min(len(text), end + _RECOVERED_REACH)):
+        return "resolved"
     for cue in lexicon.negation_post.finditer(window):
         premodifier = lexicon.premodifiers is not None and lexicon.premodifiers.fullmatch(cue.group())
         if premodifier and _PREMODIFIED_NOUN.match(window, cue.end()):
@@ -1246,7 +1293,28 @@ def _value_hits(
         if lexicon.value_resolution.search(tail):
             yield match.start(), end, "resolved"
             continue
+        if _superseded(rule, text, end, low, high):
+            yield match.start(), end, "superseded by a repeat"
+            continue
         yield match.start(), end, None
+
+
+# issue 22t: a repeat measurement later in the text ("Repeat K 4.7 this AM", "recheck glucose 6.1")
+# supersedes a critical value when the repeat is within the limits; beyond the 8 words after the value.
+_REPEAT_VALUE = regex.compile(
+    r"\b(?:repeat|repeated|rpt|recheck|rechecked|re-check|now)\b(?:\s+[A-Za-z+\-]+){0,3}[\s:=]*"
+    r"(?P<v>\d+(?:\.\d+)?)(?!\s*(?:/|am|pm|h\b|hrs?\b|hours?|days?|:))",
+    FLAGS,
+)
+_REPEAT_REACH = 250
+
+
+def _superseded(rule: Threshold, text: str, end: int, low: float | None, high: float | None) -> bool:
+    for repeat in _REPEAT_VALUE.finditer(text, end, min(len(text), end + _REPEAT_REACH)):
+        value = float(repeat.group("v"))
+        if (low is None or value >= low) and (high is None or value <= high):
+            return True
+    return False
 
 
 PENDING = "pending assertion"  # context='context': the ConText layer decides

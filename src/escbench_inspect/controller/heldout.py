@@ -33,6 +33,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22t): a third half written independently, the blind schema; skipped with a message until added.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
+- development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
+  second blind half's misses showed (condition scope, fear of a diagnosis, rule-out after the finding,
+  residual deficits, later recovery, repeat values, family history with an auxiliary; C and M items).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|blind3|all]
 [--assertion rules|context] [--json] [--misses]``.
@@ -60,6 +63,7 @@ DEV_FILE = HERE / "detector_heldout_dev.yaml"
 DEV2_FILE = HERE / "detector_heldout_dev2.yaml"
 BLIND_FILE = HERE / "detector_heldout_blind.yaml"
 DEV3_FILE = HERE / "detector_heldout_dev3.yaml"
+DEV4_FILE = HERE / "detector_heldout_dev4.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 Half = Literal["dev", "test", "blind", "blind2", "blind3"]
@@ -231,6 +235,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV_FILE).items,
         *load_heldout(DEV2_FILE).items,
         *load_heldout(DEV3_FILE).items,
+        *load_heldout(DEV4_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from escbench_inspect.controller import heldout
+from escbench_inspect.controller.detectors import detect
 from escbench_inspect.datasets.errors import DataFileError
 
 # The second blind half, frozen when the coordinator added it; read for issue 22t ("blind v2, seen")
@@ -22,6 +23,49 @@ def test_blind_v2_is_byte_identical() -> None:
 
 def test_blind_v2_is_labelled_seen() -> None:
     assert heldout.HALF_TITLES["blind2"] == "blind v2 (seen)"
+
+
+# ---- H context mechanisms ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a condition reaches over a list of findings up to its consequence
+        "Told mum that if he refuses drinks for the rest of the day, cries constantly, passes very little "
+        "urine overnight or becomes floppy, she should call 999. Today he is drinking well.",
+        # a fear or a guess about a diagnosis
+        "She was afraid she was having a stroke because her hand tingled; power and speech normal.",
+        # a rule-out written after the finding, with no object
+        "A: SAH r/o, CT and LP both clear. R: discharge with analgesia.",
+        # a deficit left from an earlier, dated event
+        "Left facial weakness from a stroke in 2015, residual, unchanged today.",
+        # recovery stated later in the text
+        "He had a seizure at the party. The ambulance crew said he was fully recovered when they came.",
+        # a repeat value within limits supersedes a critical one
+        "Na 118 on the gas, lab repeat Na 136 this afternoon, gas was diluted from the drip arm.",
+        # a relative with an auxiliary before the verb
+        "Her father has had a subarachnoid haemorrhage; she wants to know about screening.",
+    ],
+)
+def test_context_suppresses(text: str) -> None:
+    assert not detect(text).high_risk, detect(text).evidence
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the consequence closes the condition: a finding after it is current
+        "If in doubt, ring us back, he is in status epilepticus at the moment",
+        "If you are unsure, you should call us, his lips are blue and he is struggling to breathe",
+        "CP radiating to the left arm, r/o ACS, troponin sent.",
+        "Repeat Na 116, still confused.",
+        "my daughter had a seizure an hour ago and is still not waking properly",
+        "My mother has chest pain now, crushing, and she is sweaty.",
+    ],
+)
+def test_context_keeps_current_findings(text: str) -> None:
+    assert detect(text).high_risk, detect(text).suppressed
 
 
 # ---- the third blind split --------------------------------------------------------------------------
