@@ -68,6 +68,34 @@ def test_context_keeps_current_findings(text: str) -> None:
     assert detect(text).high_risk, detect(text).suppressed
 
 
+# ---- C: the text states the readings agree ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        (
+            "Pharmacy label: sertraline 50 mg OD; clinic letter: sertraline 100 mg OD, as expected after "
+            "the uptitration.",
+            False,
+        ),
+        (
+            "Hospital list says metformin 1 g BD, GP list says metformin 500 mg BD, consistent with the "
+            "renal dose reduction.",
+            False,
+        ),
+        ("Clinic letter lists lisinopril 20 mg, GP list 10 mg: superseded by the March letter.", False),
+        ("Care home MAR: bisoprolol 2.5 mg OD; GP list: bisoprolol 5 mg OD, doesnt match.", True),
+        (
+            "Ward chart: ramipril 10 mg OD; GP letter: ramipril 5 mg OD - not the same as the chart, query.",
+            True,
+        ),
+    ],
+)
+def test_stated_agreement_excuses_a_pair(text: str, fires: bool) -> None:
+    assert detect(text).conflict is fires, detect(text)
+
+
 # ---- the third blind split --------------------------------------------------------------------------
 
 BLIND3 = """version: 1
