@@ -1702,7 +1702,15 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         if lab_units
         else None,
         allergy_notation=regex.compile(
-            "(?:" + allergen.pattern + r")\s*\(\s*(?:" + _alternation(spec.allergy_reactions).pattern + r")",
+            # issue 22t: the entry's separator may be a bracket, a dash, a colon or ", with", and a
+            # few words may qualify the reaction ("penicillin - anaphylaxis", "trimethoprim, with a
+            # widespread urticarial rash")
+            "(?:"
+            + allergen.pattern
+            + r")\s*(?:\(|[-–:]|,?\s+with\b)\s*(?:(?:a|an|severe|widespread|generalised|generalized|"
+            r"mild|bad|itchy|urticarial|facial|full[\s-]body|whole[\s-]body)\s+){0,3}(?:"
+            + _alternation(spec.allergy_reactions).pattern
+            + r")",
             FLAGS,
         )
         if spec.allergy_reactions

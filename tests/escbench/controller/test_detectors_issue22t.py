@@ -96,6 +96,24 @@ def test_stated_agreement_excuses_a_pair(text: str, fires: bool) -> None:
     assert detect(text).conflict is fires, detect(text)
 
 
+# ---- C: allergy-list entries and ceiling-of-care wording -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        ("Theatre checklist: NKDA. GP summary: amoxicillin - hives.", True),
+        ("Admission clerking: no known allergies. Old notes: co-trimoxazole, with a generalised rash.", True),
+        ("NKDA. Amoxicillin 500 mg TDS started - rash settling from the viral illness.", False),
+        ("The care home form says DNACPR; the family were told he is for everything.", True),
+        ("Paramedic form: not for CPR. ED notes: for full treatment including CPR.", True),
+        ("DNACPR signed; not for full escalation, agreed with family.", False),
+    ],
+)
+def test_allergy_entries_and_ceiling_of_care(text: str, fires: bool) -> None:
+    assert detect(text).conflict is fires, detect(text)
+
+
 # ---- the third blind split --------------------------------------------------------------------------
 
 BLIND3 = """version: 1
