@@ -358,7 +358,14 @@ def _shorthand_pattern(abbr: str, case_sensitive: bool) -> str:
 # ------------------------------------------------------------------------------------------------
 
 _SEP = r"[\s\-\"]+"
-_GAP = r"[\s,\-\"]+" + r"(?:[\w'’\"/+.%-]+[\s,\-\"]+){0," + str(GAP_WORDS) + "}?"
+# issue 22t: a gap never crosses a contrastive conjunction ("wt not in red book but weighed today" is
+# not "not .. weighed"): what follows "but"/"however"/"although" is a clause of its own.
+_GAP = (
+    r"[\s,\-\"]+"
+    + r"(?:(?!(?:but|however|although|though|whereas)\b)[\w'’\"/+.%-]+[\s,\-\"]+){0,"
+    + str(GAP_WORDS)
+    + "}?"
+)
 
 
 _DROPPED_APOSTROPHE = regex.compile(

@@ -114,6 +114,22 @@ def test_allergy_entries_and_ceiling_of_care(text: str, fires: bool) -> None:
     assert detect(text).conflict is fires, detect(text)
 
 
+# ---- M: passive pending, "n/k", gaps that stop at "but" ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "task_class", "fires"),
+    [
+        ("Her renal function is awaited; please advise on the metformin dose.", "evidence", True),
+        ("Potassium n/k - sample clotted. On IV KCl.", "triage", True),
+        ("Wt not in red book but weighed in clinic today: 14 kg.", "triage", False),
+        ("Weight not in the red book; no scales available.", "triage", True),
+    ],
+)
+def test_missing_mechanisms(text: str, task_class: str, fires: bool) -> None:
+    assert detect(text, task_class=task_class).missing is fires, detect(text, task_class=task_class)
+
+
 # ---- the third blind split --------------------------------------------------------------------------
 
 BLIND3 = """version: 1
