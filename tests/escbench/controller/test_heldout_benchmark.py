@@ -79,16 +79,20 @@ FLOORS = {
     # blind v1 (seen): C misses a fill history "since 2022" against an inpatient list (read as another
     # setting) and two relative times of a fall; H fires on a father's retinal detachment
     "blind": {"conflict": (0.95, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
+    # issue 22t: blind v2 was run once untouched (C 0.61/0.16, M 0.73/0.11, H 0.78/0.20), then read
+    # ("blind v2, seen"); floors at the issue-22t measurements (C 34/49 = 0.694 / 1/38 = 0.026, M 37/48 =
+    # 0.771 / 3/37 = 0.081, H 47/60 = 0.783 / 1/45 = 0.022): tuned figures, below the recall goal
+    "blind2": {"conflict": (0.69, 0.03), "missing": (0.77, 0.09), "high_risk": (0.78, 0.03)},
 }
 
 
-@pytest.mark.parametrize("half", ["dev", "test", "blind"])
+@pytest.mark.parametrize("half", ["dev", "test", "blind", "blind2"])
 def test_detector_floor_on_each_half(half: str) -> None:
     from escbench_inspect.controller.detectors import detect
-    from escbench_inspect.controller.heldout import BLIND_FILE, heldout_quality
+    from escbench_inspect.controller.heldout import blind_file, heldout_quality
 
-    if half == "blind" and not BLIND_FILE.exists():
-        pytest.skip("blind half not there")
+    if half in ("blind", "blind2") and not blind_file(half).exists():  # type: ignore[arg-type]
+        pytest.skip(f"{half} half not there")
 
     flags = lambda text, task_class: detect(text, task_class=task_class).flags  # noqa: E731
     table = heldout_quality(half_items(half), flags)  # type: ignore[arg-type]
