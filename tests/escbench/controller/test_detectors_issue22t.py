@@ -68,6 +68,21 @@ def test_context_keeps_current_findings(text: str) -> None:
     assert detect(text).high_risk, detect(text).suppressed
 
 
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        ("Hb 64 g/L on the repeat FBC.", True),
+        ("Hb 131 g/L.", False),
+        ("i cant feel my backside when i sit on the toilet", True),
+        ("she hasn't been able to pass urine since the epidural came out", True),
+        ("Episode of amaurosis fugax this morning, lasting 3 minutes.", True),
+        ("Gram negative rods in the aerobic bottle at 9 h.", True),
+    ],
+)
+def test_h_lexicon_additions(text: str, fires: bool) -> None:
+    assert detect(text).high_risk is fires, detect(text)
+
+
 # ---- C: the text states the readings agree ---------------------------------------------------------
 
 
