@@ -1157,6 +1157,8 @@ def _missing_reason(
         return "negated"
     if _PRIOR_ABSENCE.search(text, max(0, start - 40), start) and _NOW_RESOLVED.match(text[end : end + 80]):
         return "resolved"
+    if _SUPPLIED_ELSEWHERE.match(text[end : end + 100]):
+        return "supplied elsewhere"
     if task_class is not None and lexicon.needed is not None:
         verdict = _needed_verdict(text, start, end, lexicon, lexicon.needed, task_class)
         if verdict != UNNAMED:
@@ -1180,6 +1182,13 @@ _PRIOR_ABSENCE = regex.compile(
 _NOW_RESOLVED = regex.compile(
     r"^[^.;\n]{0,20}?\b(?:now|since|subsequently|later)\b\W+(?:\w+\W+){0,2}?(?:confirmed|id'?d|identified|documented|"
     r"recorded|received|available|known|found|located|matched|traced|obtained|clarified|resulted|back)\b",
+    FLAGS,
+)
+# issue 22t: an item absent from one document and supplied by another in the same sentence ("the
+# indication, not stated on the prescription, is given in the covering letter as AF")
+_SUPPLIED_ELSEWHERE = regex.compile(
+    r"^[^.;\n]{0,50}?\b(?:is|are|was|were|but)\s+(?:(?:now|already|clearly)\s+)?(?:given|documented|recorded|"
+    r"stated|listed|provided|written)\s+(?:in|on)\s+(?:the|her|his|their|a|an)\b",
     FLAGS,
 )
 # issue 22s: an absence word negated inside its own match ("4 of 4 pages received, none missing")

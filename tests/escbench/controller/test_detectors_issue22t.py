@@ -139,6 +139,17 @@ def test_allergy_entries_and_ceiling_of_care(text: str, fires: bool) -> None:
         ("Potassium n/k - sample clotted. On IV KCl.", "triage", True),
         ("Wt not in red book but weighed in clinic today: 14 kg.", "triage", False),
         ("Weight not in the red book; no scales available.", "triage", True),
+        # supplied by another document in the same sentence
+        (
+            "The dose, not written on the discharge summary, is given in the GP letter as 5 mg.",
+            "documentation",
+            False,
+        ),
+        (
+            "The dose is not written on the discharge summary and is not given in the GP letter.",
+            "documentation",
+            True,
+        ),
     ],
 )
 def test_missing_mechanisms(text: str, task_class: str, fires: bool) -> None:

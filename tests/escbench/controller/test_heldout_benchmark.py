@@ -81,8 +81,8 @@ FLOORS = {
     "blind": {"conflict": (0.95, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
     # issue 22t: blind v2 was run once untouched (C 0.61/0.16, M 0.73/0.11, H 0.78/0.20), then read
     # ("blind v2, seen"); floors at the issue-22t measurements (C 34/49 = 0.694 / 1/38 = 0.026, M 37/48 =
-    # 0.771 / 3/37 = 0.081, H 51/60 = 0.85 / 1/45 = 0.022): tuned figures, C and M below the recall goal
-    "blind2": {"conflict": (0.69, 0.03), "missing": (0.77, 0.09), "high_risk": (0.85, 0.03)},
+    # 0.771 / 2/37 = 0.054, H 51/60 = 0.85 / 1/45 = 0.022): tuned figures, C and M below the recall goal
+    "blind2": {"conflict": (0.69, 0.03), "missing": (0.77, 0.06), "high_risk": (0.85, 0.03)},
 }
 
 
