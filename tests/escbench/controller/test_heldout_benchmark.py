@@ -83,15 +83,30 @@ FLOORS = {
     # ("blind v2, seen"); floors at the issue-22t measurements (C 34/49 = 0.694 / 1/38 = 0.026, M 37/48 =
     # 0.771 / 2/37 = 0.054, H 51/60 = 0.85 / 1/45 = 0.022): tuned figures, C and M below the recall goal
     "blind2": {"conflict": (0.69, 0.03), "missing": (0.77, 0.06), "high_risk": (0.85, 0.03)},
+    # blind v3: its one untouched run on the shipped detectors (C 26/49 = 0.53 / 3/33 = 0.09, M 41/51 =
+    # 0.80 / 2/36 = 0.06, H 50/58 = 0.86 / 6/42 = 0.14) -- the figures to quote; C below the goal
+    "blind3": {"conflict": (0.53, 0.10), "missing": (0.80, 0.06), "high_risk": (0.86, 0.15)},
+}
+
+# Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
+BLIND_SHA256 = {
+    "blind3": "3da6d909f6af289f933c4602f746227c07e37c3e43f9eefc880a57d050e47198",
 }
 
 
-@pytest.mark.parametrize("half", ["dev", "test", "blind", "blind2"])
+@pytest.mark.parametrize("half", sorted(BLIND_SHA256))
+def test_blind_half_is_frozen(half: str) -> None:
+    from escbench_inspect.controller.heldout import blind_file
+
+    assert hashlib.sha256(blind_file(half).read_bytes()).hexdigest() == BLIND_SHA256[half]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("half", ["dev", "test", "blind", "blind2", "blind3"])
 def test_detector_floor_on_each_half(half: str) -> None:
     from escbench_inspect.controller.detectors import detect
     from escbench_inspect.controller.heldout import blind_file, heldout_quality
 
-    if half in ("blind", "blind2") and not blind_file(half).exists():  # type: ignore[arg-type]
+    if half.startswith("blind") and not blind_file(half).exists():  # type: ignore[arg-type]
         pytest.skip(f"{half} half not there")
 
     flags = lambda text, task_class: detect(text, task_class=task_class).flags  # noqa: E731
