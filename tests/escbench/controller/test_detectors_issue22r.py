@@ -92,20 +92,10 @@ def test_task_class_stays_optional_in_old_halves() -> None:
     assert all(i.task_class is None for i in heldout.half_items("test"))
 
 
-def test_blind_half_absent_is_skipped_with_a_message(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
-) -> None:
-    monkeypatch.setattr(heldout, "BLIND_FILE", tmp_path / "detector_heldout_blind.yaml")
-    assert heldout.main(["--half", "blind"]) == 0
-    assert "blind half skipped" in capsys.readouterr().err
-    assert "blind" not in heldout.available_halves("all")[0]
-
-
 def test_blind_half_present_is_run_with_each_items_task_class(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(heldout, "BLIND_FILE", _blind(tmp_path))
-    assert heldout.available_halves("all")[0][:3] == ["dev", "test", "blind"]
     calls: list[tuple[str, str | None]] = []
 
     def flags(text: str, task_class: str | None) -> dict[str, bool]:

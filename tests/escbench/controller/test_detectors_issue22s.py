@@ -6,7 +6,6 @@ half's."""
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,6 @@ from escbench_inspect.controller.detectors import (
     detect,
     term_pattern,
 )
-from escbench_inspect.datasets.errors import DataFileError
 
 # The first blind half, frozen when the coordinator added it (commit bbeb7ac); read for issue 22s
 # ("blind v1, seen") but never edited.
@@ -292,54 +290,3 @@ def test_high_risk_near_misses_stay_quiet(text: str) -> None:
 
 def test_visual_disturbance_fires_in_pregnancy() -> None:
     assert detect("34 weeks pregnant, seeing zigzag lines and a headache since this morning.").high_risk
-
-
-# ---- the second blind split -------------------------------------------------------------------------
-
-BLIND2 = """version: 1
-split: blind2
-items:
-  - {id: vc_weight_1, detector: conflict, family: weight, register: nurse, label: positive,
-     text: "Ward weight 80 kg; daughter says he is 120 lb."}
-  - {id: vm_weight_1, detector: missing, family: weight, register: portal, label: positive,
-     task_class: messaging, text: "no idea what he weighs"}
-  - {id: vh_chest_1, detector: high_risk, family: chest_pain, register: portal, label: positive,
-     text: "crushing chest pain for an hour"}
-"""
-
-
-def _blind2(tmp_path: Path, text: str = BLIND2) -> Path:
-    path = tmp_path / "detector_heldout_blind2.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def test_blind2_loads_with_v_ids(tmp_path: Path) -> None:
-    bench = heldout.load_heldout(_blind2(tmp_path))
-    assert bench.split == "blind2" and len(bench.items) == 3
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "message"),
-    [
-        ("id: vc_weight_1", "id: bc_weight_1", "must start with vh_/vc_/vm_"),
-        ("task_class: messaging, text", "text", "task_class"),
-    ],
-)
-def test_blind2_schema_errors(tmp_path: Path, old: str, new: str, message: str) -> None:
-    with pytest.raises(DataFileError) as info:
-        heldout.load_heldout(_blind2(tmp_path, BLIND2.replace(old, new, 1)))
-    assert "detector_heldout_blind2.yaml" in str(info.value) and message in str(info.value)
-
-
-def test_blind2_absent_is_skipped_and_present_is_in_all(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
-) -> None:
-    monkeypatch.setattr(heldout, "BLIND2_FILE", tmp_path / "detector_heldout_blind2.yaml")
-    assert heldout.main(["--half", "blind2"]) == 0
-    assert "blind2 half skipped" in capsys.readouterr().err
-    assert "blind2" not in heldout.available_halves("all")[0]
-    monkeypatch.setattr(heldout, "BLIND2_FILE", _blind2(tmp_path))
-    assert "blind2" in heldout.available_halves("all")[0]
-    assert heldout.main(["--half", "blind2", "--json"]) == 0
-    assert '"blind2"' in capsys.readouterr().out

@@ -4,13 +4,11 @@ Examples are this project's own wording, not the blind halves'."""
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 import pytest
 
 from escbench_inspect.controller import heldout
 from escbench_inspect.controller.detectors import detect
-from escbench_inspect.datasets.errors import DataFileError
 
 # The second blind half, frozen when the coordinator added it; read for issue 22t ("blind v2, seen")
 # but never edited.
@@ -154,54 +152,3 @@ def test_allergy_entries_and_ceiling_of_care(text: str, fires: bool) -> None:
 )
 def test_missing_mechanisms(text: str, task_class: str, fires: bool) -> None:
     assert detect(text, task_class=task_class).missing is fires, detect(text, task_class=task_class)
-
-
-# ---- the third blind split --------------------------------------------------------------------------
-
-BLIND3 = """version: 1
-split: blind3
-items:
-  - {id: wc_dose_1, detector: conflict, family: dose, register: nurse, label: positive,
-     text: "Chart: bisoprolol 5 mg OD. Patient's own box: bisoprolol 10 mg OD."}
-  - {id: wm_dose_1, detector: missing, family: dose, register: portal, label: positive,
-     task_class: messaging, text: "the label on the insulin pen has worn off"}
-  - {id: wh_bleeding_1, detector: high_risk, family: bleeding, register: portal, label: positive,
-     text: "vomiting blood since lunch"}
-"""
-
-
-def _blind3(tmp_path: Path, text: str = BLIND3) -> Path:
-    path = tmp_path / "detector_heldout_blind3.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def test_blind3_loads_with_w_ids(tmp_path: Path) -> None:
-    bench = heldout.load_heldout(_blind3(tmp_path))
-    assert bench.split == "blind3" and len(bench.items) == 3
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "message"),
-    [
-        ("id: wc_dose_1", "id: vc_dose_1", "must start with wh_/wc_/wm_"),
-        ("task_class: messaging, text", "text", "task_class"),
-    ],
-)
-def test_blind3_schema_errors(tmp_path: Path, old: str, new: str, message: str) -> None:
-    with pytest.raises(DataFileError) as info:
-        heldout.load_heldout(_blind3(tmp_path, BLIND3.replace(old, new, 1)))
-    assert "detector_heldout_blind3.yaml" in str(info.value) and message in str(info.value)
-
-
-def test_blind3_absent_is_skipped_and_present_is_in_all(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
-) -> None:
-    monkeypatch.setattr(heldout, "BLIND3_FILE", tmp_path / "detector_heldout_blind3.yaml")
-    assert heldout.main(["--half", "blind3"]) == 0
-    assert "blind3 half skipped" in capsys.readouterr().err
-    assert "blind3" not in heldout.available_halves("all")[0]
-    monkeypatch.setattr(heldout, "BLIND3_FILE", _blind3(tmp_path))
-    assert heldout.available_halves("all")[0][-1] == "blind3"
-    assert heldout.main(["--half", "blind3", "--json"]) == 0
-    assert '"blind3"' in capsys.readouterr().out

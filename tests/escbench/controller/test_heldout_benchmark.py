@@ -114,3 +114,67 @@ def test_detector_floor_on_each_half(half: str) -> None:
     for name, (recall, fpr) in FLOORS[half].items():
         assert table[name]["recall"] >= recall, (half, name, table[name]["missed"])
         assert table[name]["fpr"] <= fpr, (half, name, table[name]["false_positives"])
+
+
+# ---- every blind split: schema, id prefix, required task class, absent or present ---------------
+BLIND_TEMPLATE = """version: 1
+split: {split}
+items:
+  - {{id: {p}c_weight_1, detector: conflict, family: weight, register: nurse, label: positive,
+     text: "Ward weight 80 kg; daughter says he is 120 lb."}}
+  - {{id: {p}m_weight_1, detector: missing, family: weight, register: portal, label: positive,
+     task_class: messaging, text: "no idea what he weighs"}}
+  - {{id: {p}h_chest_1, detector: high_risk, family: chest_pain, register: portal, label: positive,
+     text: "crushing chest pain for an hour"}}
+"""
+BLIND_SPLITS = {"blind": ("b", "BLIND_FILE"), "blind2": ("v", "BLIND2_FILE"), "blind3": ("w", "BLIND3_FILE")}
+
+
+def _blind_file(tmp_path: Path, split: str, edit: tuple[str, str] | None = None) -> Path:
+    prefix = BLIND_SPLITS[split][0]
+    text = BLIND_TEMPLATE.format(split=split, p=prefix)
+    if edit:
+        assert edit[0].format(p=prefix) in text
+        text = text.replace(edit[0].format(p=prefix), edit[1].format(p=prefix), 1)
+    path = tmp_path / f"detector_heldout_{split}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("split", sorted(BLIND_SPLITS))
+def test_blind_split_loads(tmp_path: Path, split: str) -> None:
+    bench = load_heldout(_blind_file(tmp_path, split))
+    assert bench.split == split and len(bench.items) == 3
+
+
+@pytest.mark.parametrize("split", sorted(BLIND_SPLITS))
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (("id: {p}c_weight_1", "id: dc_weight_1"), "_/"),  # another split's prefix
+        (("task_class: messaging, text", "text"), "task_class"),
+    ],
+)
+def test_blind_split_errors_name_the_file(
+    tmp_path: Path, split: str, edit: tuple[str, str], message: str
+) -> None:
+    with pytest.raises(DataFileError) as info:
+        load_heldout(_blind_file(tmp_path, split, edit))
+    assert f"detector_heldout_{split}.yaml" in str(info.value) and message in str(info.value)
+
+
+@pytest.mark.parametrize("split", sorted(BLIND_SPLITS))
+def test_blind_split_absent_is_skipped_and_present_is_in_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, split: str
+) -> None:
+    from escbench_inspect.controller import heldout
+
+    attribute = BLIND_SPLITS[split][1]
+    monkeypatch.setattr(heldout, attribute, tmp_path / f"detector_heldout_{split}.yaml")
+    assert heldout.main(["--half", split]) == 0
+    assert f"{split} half skipped" in capsys.readouterr().err
+    assert split not in heldout.available_halves("all")[0]
+    monkeypatch.setattr(heldout, attribute, _blind_file(tmp_path, split))
+    assert split in heldout.available_halves("all")[0]
+    assert heldout.main(["--half", split, "--json"]) == 0
+    assert f'"{split}"' in capsys.readouterr().out
