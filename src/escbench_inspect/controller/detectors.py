@@ -534,15 +534,22 @@ def _first_literals(term: str) -> frozenset[str] | None:
     return frozenset(_literal(a) for a in alternatives)
 
 
-def concept_starts(terms: Iterable[str]) -> tuple[str, ...] | None:
-    """The union of the terms' first words, or None when one term has none (scan the whole text)."""
+def _union_or_none(
+    terms: Iterable[str], words: Callable[[str], frozenset[str] | None]
+) -> tuple[str, ...] | None:
+    """The sorted union of ``words(term)`` over the terms, or None as soon as one term has none."""
     found: set[str] = set()
     for term in terms:
-        literals = _first_literals(term)
+        literals = words(term)
         if literals is None:
             return None
         found |= literals
     return tuple(sorted(found))
+
+
+def concept_starts(terms: Iterable[str]) -> tuple[str, ...] | None:
+    """The union of the terms' first words, or None when one term has none (scan the whole text)."""
+    return _union_or_none(terms, _first_literals)
 
 
 def concept_matches(compiled: CompiledConcept, text: str, folded: str | None) -> Iterable[regex.Match]:
@@ -570,13 +577,7 @@ def concept_matches(compiled: CompiledConcept, text: str, folded: str | None) ->
 
 def concept_literals(terms: Iterable[str]) -> tuple[str, ...] | None:
     """The union of the terms' required words, or None when one term has none (always scan)."""
-    found: set[str] = set()
-    for term in terms:
-        literals = _term_literals(term)
-        if literals is None:
-            return None
-        found |= literals
-    return tuple(sorted(found))
+    return _union_or_none(terms, _term_literals)
 
 
 # Characters that case-insensitive matching may equate with an ASCII letter although str.casefold
