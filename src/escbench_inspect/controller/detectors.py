@@ -2067,32 +2067,16 @@ def _status_mentions(clause: str, offset: int, index: int, a: CompiledAttributes
                 before_pronoun = (
                     _PRONOUN_BEFORE.search(clause, 0, cue.start()) if status == "stopped" else None
                 )
+                after_pronoun = None if before_pronoun else _PRONOUN_AFTER.match(clause, cue.end())
                 if before_pronoun:  # "outside records show it discontinued"
-                    extra.append(
-                        Mention(
-                            "medication_status",
-                            IMPLIED,
-                            status,
-                            index,
-                            offset + before_pronoun.start(),
-                            offset + cue.end(),
-                            True,
-                        )
-                    )
+                    start, end = before_pronoun.start(), cue.end()
+                elif after_pronoun:  # "stopped it", "refilled it"
+                    start, end = cue.start(), after_pronoun.end()
+                else:
                     continue
-                if _PRONOUN_AFTER.match(clause, cue.end()):
-                    end = _PRONOUN_AFTER.match(clause, cue.end()).end()  # type: ignore[union-attr]
-                    extra.append(
-                        Mention(
-                            "medication_status",
-                            IMPLIED,
-                            status,
-                            index,
-                            offset + cue.start(),
-                            offset + end,
-                            True,
-                        )
-                    )
+                extra.append(
+                    Mention("medication_status", IMPLIED, status, index, offset + start, offset + end, True)
+                )
                 continue
             key = _drug_key(target.group("drug"))
             if key in found and found[key][0] == "stopped":
