@@ -1750,8 +1750,9 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             r"(?<![\w+])(?P<analyte>"
             + "|".join(regex.escape(w) for w in sorted(lab_key, key=len, reverse=True))
             + r")(?![\w+])"
-            # issue 22u: the record between analyte and value ("CBG on MAR 4.2 mmol/L")
-            + r"(?:\s+(?:on|per|from|in|by)\s+(?:the\s+)?[a-z][\w-]*)?"
+            # issue 22u: the record between analyte and value ("CBG on MAR 4.2 mmol/L"), or a few words
+            # before an equals sign ("glucose drawn 0600 = 7.1 mmol/L")
+            + r"(?:\s+(?:on|per|from|in|by)\s+(?:the\s+)?[a-z][\w-]*|(?:\s+[\w@:-]+){1,3}?(?=\s*=))?"
             + r"[\s:=]{0,3}(?:(?:was|is|of)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])"
             + unit_group,
             FLAGS,
