@@ -222,15 +222,16 @@ class AttributeFile(_Frozen):
     lab_analytes: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     lab_tolerance: float = Field(default=0.1, gt=0, lt=1)
     lab_tolerance_by_analyte: dict[str, float] = Field(default_factory=dict)
-    # issue 22s: unit -> factor to the analyte's first (canonical) unit, per analyte
-    lab_units: dict[str, dict[str, float]] = Field(default_factory=dict)
+    # issue 22s: unit -> factor to the analyte's first (canonical) unit, per analyte; issue 22u: or
+    # [slope, intercept] where the conversion is affine (HbA1c % to mmol/mol)
+    lab_units: dict[str, dict[str, float | tuple[float, float]]] = Field(default_factory=dict)
     allergy_reactions: tuple[str, ...] = ()  # "amoxicillin (rash)": an allergy-list entry
     history_only: tuple[str, ...] = ()  # attributes a history cue excuses, but not a calendar date
     explained_cues: tuple[str, ...] = ()  # a discrepancy the text itself explains (C phrases too)
 
     @field_validator("lab_units")
     @classmethod
-    def _lab_units(cls, units: dict[str, dict[str, float]]) -> dict:
+    def _lab_units(cls, units: dict[str, dict[str, float | tuple[float, float]]]) -> dict:
         for analyte, table in units.items():
             if not table or next(iter(table.values())) != 1:
                 raise ValueError(f"lab_units[{analyte!r}]: the first unit is the canonical one (factor 1)")
@@ -1522,7 +1523,8 @@ _MONTHS = {
     )
     for m in names
 }
-_MONTH = "(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+# issue 22u: upper-case "MAR" is the medication administration record ("Wt on MAR 9 st"), not March
+_MONTH = r"(?-i:(?!MAR\b))(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DATE = regex.compile(
     r"(?P<iso>\b\d{4}-\d{2}-\d{2}\b)|(?P<num>\b\d{1,2}/\d{1,2}/\d{2,4}\b)"
     rf"|\b(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{_MONTH})(?:\s+(?P<y1>\d{{4}}))?\b"
@@ -1537,9 +1539,37 @@ _DATE_COARSE = regex.compile(
     r"|\b(?:in|since|during|from|of)\s+(?P<y4>(?:19|20)\d\d)\b(?![/-])",
     FLAGS,
 )
+# issue 22u: a weekly dose's day ("take on FRIDAY" vs "says Monday") and a date relative to today
+# ("yesterday 18:00" vs "3 days ago"), read after a dated event; relative dates only there, a weekday
+# also where a source states it alone
+_WEEKDAYS = {
+    "monday": 0, "tuesday": 1, "tues": 1, "wednesday": 2, "weds": 2, "thursday": 3, "thurs": 3,
+    "friday": 4, "saturday": 5, "sunday": 6,
+}  # fmt: skip
+_WEEKDAY = r"|\b(?P<wd>" + "|".join(_WEEKDAYS) + r")s?\b"
+_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_UNIT_DAYS = {"d": 1, "w": 7, "m": 30}
+_RELATIVE = (
+    r"|\b(?:(?P<rel0>today|this\s+(?:morning|afternoon|evening)|tonight)|(?P<rel1>yesterday|last\s+night)"
+    r"|(?P<reln>\d{1,2}|an?|one|two|three|four|five|six)\s+(?P<relu>days?|weeks?|wks?|months?)\s+ago"
+    r"|last\s+(?P<lastu>week|month))\b"
+)
+# a month named alone ("was in june"), full names but May (a modal verb)
+_MONTH_ALONE = (
+    r"|\b(?:in\s+|as\s+)(?P<m6>january|february|march|april|june|july|august|september|october|november"
+    r"|december)\b"
+)
+_DATE_STATED = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _MONTH_ALONE, FLAGS)
+_DATE_EVENT = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _RELATIVE + _MONTH_ALONE, FLAGS)
 _REPORTING = regex.compile(
     r"\b(?:says?|said|states?|stated|records?|recorded|reads?|shows?|showed|lists?|listed|documents?|documented"
     r"|dated|gives?|gave|has\s+it)\b",
+    FLAGS,
+)
+_BARE_NUMBER = regex.compile(
+    r"(?<![\w./:])(?P<value>\d+(?:\.\d+)?)(?![\d.:/%]|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
+    r"|ml|l|units?|iu|tabs?|tablets?|caps?|capsules?|puffs?|drops?|doses?|days?|d|weeks?|wks?|months?|years?|yrs?"
+    r"|y|hours?|hrs?|h|mins?|minutes?|am|pm|times|cm|mm|kpa|bpm|breaths|mmhg|o'?clock|%)\b))",
     FLAGS,
 )
 _REPORTED_VALUE = regex.compile(
@@ -1555,8 +1585,17 @@ _DOCUMENT_DATE = regex.compile(
 )
 # issue 22s: a side stated without its body part ("the referral letter says right-sided")
 _SIDE_ALONE = regex.compile(
-    r"\b(?:(?P<side>left|right)[\s-]+sided?\b|on\s+the\s+(?P<side2>left|right)\b)", FLAGS
+    r"\b(?:(?P<side>left|right)[\s-]+sided?\b|on\s+the\s+(?P<side2>left|right)\b"
+    # issue 22u: a side a source states on its own ("ward booking and X-ray report say left")
+    r"|(?<=\b(?:says?|said|shows?|showed|reads?|states?|stated|marked|lists?|listed|records?|recorded)\s+"
+    r"(?:as\s+|the\s+)?)(?P<side3>left|right)\b(?![\s-]+(?:sided?|ventricular|ventricle|atrial|atrium|bundle"
+    r"|heart|lobe|hemisphere|hand\s+side)\b)"
+    r"|\b(?:my|his|her|their|the)\s+(?P<side4>left|right)\s+one\b)",
+    FLAGS,
 )
+# issue 22u: the chart abbreviations of a side before a body part ("L knee", "R TKR", "Lt hip")
+SIDE_WORD = r"(?P<side>left|right|lt|rt|(?-i:L|R))"
+_SIDE_NAMES = {"l": "left", "lt": "left", "r": "right", "rt": "right"}
 _UNITS_MG = {"mg": 1.0, "g": 1000.0, "mcg": 0.001, "microgram": 0.001, "micrograms": 0.001, "µg": 0.001}
 _DOSE_TAIL = regex.compile(
     r"(?:[\s-]+[a-z]+){0,2}?[\s-]+(?P<amt>\d+(?:\.\d+)?)\s*"
@@ -1586,7 +1625,10 @@ _WEIGHT = regex.compile(r"\b(?:weigh\w*|weight|wt|scale)\b[^.;\n\d]{0,40}?" + _W
 _WEIGHT_BARE = regex.compile(r"(?<![\w./])" + _WEIGHT_UNIT, FLAGS)
 _WEIGHT_CONTEXT = regex.compile(r"\b(?:weigh\w*|weight|wt|scales?)\b", FLAGS)
 _KG_PER = {"lb": 0.45359237, "pound": 0.45359237, "stone": 6.35029318, "st": 6.35029318}
-_CLAUSE_SPLIT = regex.compile(r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while)\s+", FLAGS)
+# issue 22u: "X vs Y" sets two readings side by side as "but" does ("K+ 6.8 on the lab vs 4.1 on the gas")
+_CLAUSE_SPLIT = regex.compile(
+    r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while|vs\.?|versus)\s+", FLAGS
+)
 _STATUS_WINDOW_WORDS = 3
 IMPLIED = "?"  # a dose stated without its drug ("the pills are 5 mg"): the drug of a nearby clause
 _IMPLIED_DOSE = regex.compile(
@@ -1604,6 +1646,8 @@ _BLOOD_GROUP = regex.compile(
 _ALLERGY_AFTER = regex.compile(r"\s+allerg(?:y|ies)\b", FLAGS)
 # A blood group does not change with time: an "old" or "historical" group that differs is a conflict.
 HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value"})
+# issue 22u: a quoted field value ("allergies as 'none'"); an apostrophe inside a word stays
+_FIELD_QUOTE = regex.compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"“”]")
 _COMMA = regex.compile(r",(?=\s)\s*")
 _PRONOUN_AFTER = regex.compile(r"\s+(?:it|them)\b", FLAGS)
 _PRONOUN_BEFORE = regex.compile(r"\b(?:it|them)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
@@ -1665,7 +1709,7 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
     part_group = {word.lower(): group for group, words in spec.body_parts.items() for word in words}
     parts = "|".join(regex.escape(w) for w in sorted(part_group, key=len, reverse=True))
     side = regex.compile(
-        rf"\b(?P<side>left|right)(?:[\s-]+sided)?(?:[\s-]+[a-z]+){{0,2}}?[\s-]+(?P<part>{parts})\b", FLAGS
+        rf"\b{SIDE_WORD}(?:[\s-]+sided)?(?:[\s-]+[a-z]+){{0,2}}?[\s-]+(?P<part>{parts})\b", FLAGS
     )
     allergen_class = {word.lower(): group for group, words in spec.allergen_classes.items() for word in words}
     lab_key = {word.lower(): analyte for analyte, words in spec.lab_analytes.items() for word in words}
@@ -1705,7 +1749,11 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         lab=regex.compile(
             r"(?<![\w+])(?P<analyte>"
             + "|".join(regex.escape(w) for w in sorted(lab_key, key=len, reverse=True))
-            + r")(?![\w+])[\s:=]{0,3}(?:(?:was|is|of)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])"
+            + r")(?![\w+])"
+            # issue 22u: the record between analyte and value ("CBG on MAR 4.2 mmol/L"), or a few words
+            # before an equals sign ("glucose drawn 0600 = 7.1 mmol/L")
+            + r"(?:\s+(?:on|per|from|in|by)\s+(?:the\s+)?[a-z][\w-]*|(?:\s+[\w@:-]+){1,3}?(?=\s*=))?"
+            + r"[\s:=]{0,3}(?:(?:was|is|of)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])"
             + unit_group,
             FLAGS,
         )
@@ -1801,10 +1849,29 @@ def _group(match: regex.Match, name: str) -> str | None:
     return match.group(name) if name in match.re.groupindex else None
 
 
-def _date_value(match: regex.Match) -> frozenset[tuple[int | None, int | None, int | None]]:
-    """The readings (month, day, year) of a date, None where it does not say: a numeric day/month is
-    read both ways unless one part is above 12 (issue 22s: "12/06/2023" is 21 June's conflict, not
-    its string)."""
+DateReading = tuple[int | None, int | None, int | None, int | None, int | None]
+
+
+def _date_value(match: regex.Match) -> frozenset[DateReading]:
+    """The readings (month, day, year, weekday, days ago) of a date, None where it does not say."""
+    if _group(match, "wd"):
+        return frozenset({(None, None, None, _WEEKDAYS[match.group("wd").lower()], None)})
+    if _group(match, "rel0") or _group(match, "rel1"):
+        return frozenset({(None, None, None, None, 0 if match.group("rel0") else 1)})
+    if _group(match, "reln") or _group(match, "lastu"):
+        count = match.group("reln")
+        number = (int(count) if count.isdigit() else _NUMBER_WORDS[count.lower()]) if count else 1
+        unit = (match.group("relu") or match.group("lastu"))[0].lower()
+        return frozenset({(None, None, None, None, number * _UNIT_DAYS[unit])})
+    if _group(match, "m6"):
+        return frozenset({(_MONTHS[match.group("m6").lower()], None, None, None, None)})
+    return frozenset((*reading, None, None) for reading in _calendar_value(match))
+
+
+def _calendar_value(match: regex.Match) -> frozenset[tuple[int | None, int | None, int | None]]:
+    """The readings (month, day, year) of a calendar date, None where it does not say: a numeric
+    day/month is read both ways unless one part is above 12 (issue 22s: "12/06/2023" is 21 June's
+    conflict, not its string)."""
     if match.group("iso"):
         year, month, day = (int(p) for p in match.group("iso").split("-"))
         return frozenset({(month, day, year)})
@@ -1829,25 +1896,46 @@ def _date_value(match: regex.Match) -> frozenset[tuple[int | None, int | None, i
     return frozenset({(month, int(day), int(year) if year else None)})
 
 
+def _days_agree(u: int, v: int) -> bool:
+    """Two "days ago" agree within half the longer span ("2 weeks ago" and "last week"), not a day
+    apart ("yesterday" and "3 days ago", "today" and "last night")."""
+    return abs(u - v) <= 0.5 * max(u, v)
+
+
 def _dates_differ(a: frozenset, b: frozenset) -> bool:
     """No reading of one date agrees with a reading of the other (a part one of them leaves out agrees)."""
-    return not any(
-        all(u is None or v is None or u == v for u, v in zip(x, y, strict=True)) for x in a for y in b
-    )
+
+    def agree(x: DateReading, y: DateReading) -> bool:
+        *calendar_x, ago_x = x
+        *calendar_y, ago_y = y
+        same = all(u is None or v is None or u == v for u, v in zip(calendar_x, calendar_y, strict=True))
+        return same and (ago_x is None or ago_y is None or _days_agree(ago_x, ago_y))
+
+    return not any(agree(x, y) for x in a for y in b)
 
 
-def _lab_readings(value: tuple[float, str | None], units: dict[str, float]) -> tuple[set[float], str | None]:
+LabUnits = dict[str, float | tuple[float, float]]
+
+
+def _canonical(amount: float, factor: float | tuple[float, float]) -> float:
+    if isinstance(factor, tuple):
+        slope, intercept = factor
+        return amount * slope + intercept
+    return amount * factor
+
+
+def _lab_readings(value: tuple[float, str | None], units: LabUnits) -> tuple[set[float], str | None]:
     """An analyte's value in its canonical unit; a value without a unit is read in every unit listed
     (issue 22s: "Hb 13.4" agrees with "Hb 134 g/L"). A unit not listed keeps its own tag."""
     amount, unit = value
     if unit is None:
-        return {amount * f for f in units.values()} or {amount}, None
+        return {_canonical(amount, f) for f in units.values()} or {amount}, None
     if unit in units:
-        return {amount * units[unit]}, "canonical"
+        return {_canonical(amount, units[unit])}, "canonical"
     return {amount}, unit
 
 
-def _labs_differ(m: Mention, n: Mention, tolerance: float, units: dict[str, float]) -> bool:
+def _labs_differ(m: Mention, n: Mention, tolerance: float, units: LabUnits) -> bool:
     (a, unit_a), (b, unit_b) = _lab_readings(m.value, units), _lab_readings(n.value, units)  # type: ignore[arg-type]
     if unit_a is not None and unit_b is not None and unit_a != unit_b:
         return False  # units that do not convert (HbA1c % vs mmol/mol): not compared
@@ -1874,9 +1962,15 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
     return a.allergen_class.get(word, _drug_key(word))
 
 
+_DOSE_GAP = regex.compile(r"\s*(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?", FLAGS)
+_ENTRY_LEAD = regex.compile(
+    r"(?:^|[:\-–]|\b(?:shows?|showed|lists?|listed|has|had|records?|recorded|says?|said|reads?|marks?|marked))\s*$",
+    FLAGS,
+)
 _HALF_BEFORE = regex.compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
 _COUNT_BEFORE = regex.compile(r"\b(?P<n>two|three|four|2|3|4)\s*(?:x\s*)?$", FLAGS)
-_UNIT_FORM_AFTER = regex.compile(r"\s*(?:tablets?|tabs?|capsules?|caps?|pills?)\b", FLAGS)
+# issue 22u: the drug's name may sit between strength and form ("half a 10 mg amlodipine tablet")
+_UNIT_FORM_AFTER = regex.compile(r"\s*(?:[a-z][a-z-]+\s+)?(?:tablets?|tabs?|capsules?|caps?|pills?)\b", FLAGS)
 _COUNTS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
 
 
@@ -1943,6 +2037,8 @@ def _mentions(
                 if any(s < m.end() and m.start() < e for s, e in taken):
                     continue
                 taken.append(m.span())
+                if _negated_before(clause, 0, m.start(), lexicon):
+                    continue  # issue 22u: "no DNACPR on file" states no decision, not a DNACPR
                 add(name, name, value, m.start(), m.end())
     if blood_context:
         for m in _BLOOD_GROUP.finditer(clause):
@@ -1962,6 +2058,11 @@ def _mentions(
                 # does not know ("urea 6.2 mmol/L")
                 if _REPORTED_VALUE.search(clause, 0, m.start()):
                     add("lab_value", IMPLIED, (float(m.group("value")), m.group("unit").lower()), *m.span())
+                    named_lab = True
+        if not named_lab:  # issue 22u: a bare number a source reports ("the letter they sent says 138")
+            for m in _BARE_NUMBER.finditer(clause):
+                if _REPORTED_VALUE.search(clause, 0, m.start()):
+                    add("lab_value", IMPLIED, (float(m.group("value")), None), *m.span())
     weights = list(_WEIGHT.finditer(clause))
     if weight_context:
         weights += [
@@ -1977,20 +2078,24 @@ def _mentions(
         add("weight", "weight", kg, w.start(), w.end())
     sides = list(a.side.finditer(clause))
     for s in sides:
-        add("side", a.part_group[s.group("part").lower()], s.group("side").lower(), s.start(), s.end())
+        side = s.group("side").lower()
+        add("side", a.part_group[s.group("part").lower()], _SIDE_NAMES.get(side, side), s.start(), s.end())
     for s in _SIDE_ALONE.finditer(clause):
         if not any(t.start() <= s.start() < t.end() for t in sides):
-            add("side", IMPLIED, (s.group("side") or s.group("side2")).lower(), s.start(), s.end())
+            side = next(s.group(g) for g in ("side", "side2", "side3", "side4") if s.group(g))
+            add("side", IMPLIED, side.lower(), *s.span())
     dated_event = False
     for name, pattern in a.date_attributes:
         for attr in pattern.finditer(clause):
-            date = _DATE_COARSE.search(clause, attr.end(), min(len(clause), attr.end() + 40))
+            date = _DATE_EVENT.search(clause, attr.end(), min(len(clause), attr.end() + 40))
             if date:
                 dated_event = True
-                key = name + "".join(c for c in attr.group() if c.isdigit())
+                key = name
+                if name == "treatment_cycle":  # "cycle 3" and "cycle 4" are two events
+                    key += "".join(c for c in attr.group() if c.isdigit())
                 add("date", key, _date_value(date), attr.start(), date.end())
     if not dated_event and _REPORTING.search(clause) and a.source.search(clause):
-        date = _DATE_COARSE.search(clause)  # "the cardiology letter says March 2021": the event nearby
+        date = _DATE_STATED.search(clause)  # "the cardiology letter says March 2021": the event nearby
         if date and not _DOCUMENT_DATE.search(clause, 0, date.start()):
             add("date", IMPLIED, _date_value(date), *date.span())
     absent = [m.span() for m in a.allergy_absent.finditer(clause)]
@@ -2061,12 +2166,15 @@ def _status_mentions(clause: str, offset: int, index: int, a: CompiledAttributes
                     not gap.strip()
                     and regex.match(r"\s+(?:by|on|per|at|since)\b", clause[cue.end() :], FLAGS)
                 )  # "digoxin stopped by cardiology", "on admission": a passive without its auxiliary
-                if passive and len(gap.split()) <= 6:
+                # issue 22u: a list entry, the drug (and its dose) then its status, after a record's
+                # colon or its reporting verb ("GP record: simvastatin discontinued", "list shows
+                # furosemide discontinued", "repeat slip: simvastatin 40 mg active")
+                entry = _DOSE_GAP.fullmatch(gap) and _ENTRY_LEAD.search(clause, 0, before[-1].start())
+                if (passive or entry) and len(gap.split()) <= 6:
                     target = before[-1]
             if target is None:
-                before_pronoun = (
-                    _PRONOUN_BEFORE.search(clause, 0, cue.start()) if status == "stopped" else None
-                )
+                # "records show it discontinued"; issue 22u: "the repeat list shows it active"
+                before_pronoun = _PRONOUN_BEFORE.search(clause, 0, cue.start())
                 after_pronoun = None if before_pronoun else _PRONOUN_AFTER.match(clause, cue.end())
                 if before_pronoun:  # "outside records show it discontinued"
                     start, end = before_pronoun.start(), cue.end()
@@ -2091,7 +2199,7 @@ def _status_mentions(clause: str, offset: int, index: int, a: CompiledAttributes
     ]
 
 
-def _conflicting(m: Mention, n: Mention, tolerance: float, units: dict[str, float] | None = None) -> bool:
+def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | None = None) -> bool:
     if m.attribute != n.attribute:
         return False
     if m.clause == n.clause and not (m.same_clause or n.same_clause):
@@ -2116,9 +2224,23 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: dict[str, floa
     return m.value != n.value
 
 
-def _resolve_implied(mentions: list[Mention]) -> list[Mention]:
+_OTHER_EVENT = regex.compile(r"\b(?:previous|prior|earlier|old|first|preceding|before\s+that)\b", FLAGS)
+
+
+def _elliptical(m: Mention) -> bool:
+    """issue 22u: a side or a weekday two sources state alone ("the consent form says left, the list
+    says right"; "the label says Friday, her list says Monday") is compared with the other's."""
+    return m.attribute == "side" or (
+        m.attribute == "date" and all(reading[3] is not None for reading in m.value)  # type: ignore[attr-defined]
+    )
+
+
+def _resolve_implied(mentions: list[Mention], historic: frozenset[int] = frozenset()) -> list[Mention]:
     """Give a dose stated without its drug the drug of the nearest dose mention within two clauses, and
-    a status of "it" the drug of the nearest status or dose mention in the clause before or after."""
+    a status of "it" the drug of the nearest status or dose mention in the clause before or after.
+
+    A date in a clause that speaks of history ("previous injection 01/11/2023") is another event's,
+    not the neighbouring clause's (issue 22u)."""
     named = [m for m in mentions if m.attribute == "dose" and m.key != IMPLIED]
     drugs = [m for m in mentions if m.attribute in ("medication_status", "dose") and m.key != IMPLIED]
     out = []
@@ -2126,6 +2248,8 @@ def _resolve_implied(mentions: list[Mention]) -> list[Mention]:
         if m.attribute in ("date", "side", "lab_value") and m.key == IMPLIED:
             # issue 22s: a date, side or lab value without its event, part or analyte takes the one of
             # the neighbouring clause; with none there it is dropped
+            if m.attribute == "date" and m.clause in historic:
+                continue
             near = [
                 n
                 for n in mentions
@@ -2134,9 +2258,16 @@ def _resolve_implied(mentions: list[Mention]) -> list[Mention]:
             if near:
                 pick = min(near, key=lambda n: n.clause > m.clause)
                 out.append(Mention(m.attribute, pick.key, m.value, m.clause, m.start, m.end, True))
+            elif _elliptical(m):
+                out.append(m)
             continue
         if m.attribute == "medication_status" and m.key == IMPLIED:
-            near = [n for n in drugs if abs(n.clause - m.clause) == 1]
+            # issue 22u: or the drug earlier in its own clause ("spironolactone 25 mg: list shows it active")
+            near = [
+                n
+                for n in drugs
+                if abs(n.clause - m.clause) == 1 or (n.clause == m.clause and n.end <= m.start)
+            ]
             if not near:
                 continue
             pick = min(near, key=lambda n: (n.attribute != "medication_status", n.clause > m.clause))
@@ -2161,6 +2292,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     a = lexicon.attributes
     if a is None:
         return []
+    text = _FIELD_QUOTE.sub(" ", text)  # same length: mention offsets stay the text's
     memo = lexicon.memo
     if len(memo) > MEMO_LIMIT:
         memo.clear()
@@ -2191,7 +2323,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             lambda c: _mentions(c, (0, len(c)), 0, a, lexicon, medicine_word, blood_context, weight_context),
         )
         found.extend(replace(m, clause=i, start=m.start + s, end=m.end + s) for m in relative)
-    mentions = _resolve_implied(found)
+    historic = frozenset(i for i, c in enumerate(clause_text) if _OTHER_EVENT.search(c))
+    mentions = _resolve_implied(found, historic)
     pairs = []
     for x, m in enumerate(mentions):
         for n in mentions[x + 1 :]:
@@ -2215,6 +2348,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 or flagged(a.change, j)
                 or flagged(a.explained, i)
                 or flagged(a.explained, j)
+                # issue 22u: or the verdict right after the second ("GP record states 5 mg OD. Consistent.")
+                or (j + 1 < len(spans) and flagged(a.explained, j + 1))
             ):
                 continue
             if m.attribute in a.spec.history_only and (flagged(a.history, i) or flagged(a.history, j)):
