@@ -360,9 +360,10 @@ def _shorthand_pattern(abbr: str, case_sensitive: bool) -> str:
 _SEP = r"[\s\-\"]+"
 # issue 22t: a gap never crosses a contrastive conjunction ("wt not in red book but weighed today" is
 # not "not .. weighed"): what follows "but"/"however"/"although" is a clause of its own.
+# issue 22v: nor a sentence end, a full stop before a capital ("not taking beta-blockers. Record scanned").
 _GAP = (
     r"[\s,\-\"]+"
-    + r"(?:(?!(?:but|however|although|though|whereas)\b)[\w'’\"/+.%-]+[\s,\-\"]+){0,"
+    + r"(?:(?!(?:but|however|although|though|whereas)\b)[\w'’\"/+.%-]+(?<!\.(?=\s+(?-i:[A-Z])))[\s,\-\"]+){0,"
     + str(GAP_WORDS)
     + "}?"
 )
@@ -1222,8 +1223,10 @@ def _names_needed_item(marker: str, lexicon: Lexicon) -> bool:
 UNNAMED = "unnamed"
 _WORD = regex.compile(r"\S+")
 _COORDINATED = regex.compile(r"[\s,/&+]*(?:(?:and|or|nor)\s+)?(?:the\s+|their\s+|his\s+|her\s+)?", FLAGS)
+# issue 22v: the particle of "filled in / fill in" is not a place ("never filled in a DNACPR form")
 _LOCATIVE = regex.compile(
-    r"\b(?:in|on|from|within|into|at)\s+(?:(?:the|her|his|their|this|our|a|an)\s+)?$", FLAGS
+    r"(?<!\bfill(?:ed|s|ing)?\s+)\b(?:in|on|from|within|into|at)\s+(?:(?:the|her|his|their|this|our|a|an)\s+)?$",
+    FLAGS,
 )
 # issue 22s: an absence stated as past and then resolved ("previously not documented, now confirmed";
 # "initially unidentified - now ID'd by wife")

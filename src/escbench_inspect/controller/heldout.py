@@ -36,6 +36,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
   second blind half's misses showed (condition scope, fear of a diagnosis, rule-out after the finding,
   residual deficits, later recovery, repeat values, family history with an auxiliary; C and M items).
+- development half 5 (``detector_heldout_dev5.yaml``, split ``dev``, issue 22v): the M and H mechanisms
+  the misses of blind v1-v3 showed (lay not-told, documents not sent with a transfer, negation in the
+  marker's own segment; unilateral deficits, child ingestion, SJS on a high-risk drug, stated targets).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|blind3|all]
 [--assertion rules|context] [--json] [--misses]``.
@@ -64,6 +67,7 @@ DEV2_FILE = HERE / "detector_heldout_dev2.yaml"
 BLIND_FILE = HERE / "detector_heldout_blind.yaml"
 DEV3_FILE = HERE / "detector_heldout_dev3.yaml"
 DEV4_FILE = HERE / "detector_heldout_dev4.yaml"
+DEV5_FILE = HERE / "detector_heldout_dev5.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 Half = Literal["dev", "test", "blind", "blind2", "blind3"]
@@ -236,6 +240,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV2_FILE).items,
         *load_heldout(DEV3_FILE).items,
         *load_heldout(DEV4_FILE).items,
+        *load_heldout(DEV5_FILE).items,
         *paraphrase_items(),
     ]
 
