@@ -1180,7 +1180,7 @@ def _missing_reason(
         return "a ceiling-of-care decision"
     if _NEGATIVE_ALLERGY.match(text, end):
         return "negative finding (no allergies)"
-    if _immaterial(text, start, end, lexicon) and not _names_needed_item(text[start:end], lexicon):
+    if _immaterial(text, start, end, lexicon) and not _names_needed_item(text, start, end, lexicon):
         return "immaterial item"
     if _SELF_NEGATED.search(text, max(0, start - 20), end):
         return "negated"
@@ -1210,14 +1210,22 @@ _NEGATIVE_ALLERGY = regex.compile(
 )
 
 
-def _names_needed_item(marker: str, lexicon: Lexicon) -> bool:
-    """issue 22v: the marker names its item itself ("no obs yet"): an administrative word earlier in the
-    clause ("carer phone call only, no obs yet") is not what is absent."""
+# The marker's object ends at punctuation or at a preposition of place ("unreadable on the faxed copy":
+# the copy is where, not what)
+_OBJECT_END = regex.compile(r"[,;:.!?()\[\]\n]|\s[-–—]\s|\s(?:in|on|at|from|within|into)\s", FLAGS)
+
+
+def _names_needed_item(text: str, start: int, end: int, lexicon: Lexicon) -> bool:
+    """issue 22v: the marker, or its object up to the next punctuation, names a clinical item itself
+    ("no obs yet", "nobody said how many days"): an administrative word earlier in the clause ("carer
+    phone call only, no obs yet"; "the dentist gave me …") is not what is absent."""
     needed = lexicon.needed
     if needed is None:
         return False
+    stop = _OBJECT_END.search(text, end)
+    span = text[start : stop.start() if stop else len(text)]
     immaterial = frozenset(needed.spec.immaterial)
-    return any(name not in immaterial and pattern.search(marker) for name, pattern in needed.cues)
+    return any(name not in immaterial and pattern.search(span) for name, pattern in needed.cues)
 
 
 UNNAMED = "unnamed"

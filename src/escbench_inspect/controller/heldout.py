@@ -78,7 +78,7 @@ HALF_TITLES = {
     "test": "test v1 (seen)",
     "blind": "blind v1 (seen)",
     "blind2": "blind v2 (seen)",
-    "blind3": "blind half 3",
+    "blind3": "blind v3 (seen)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = ("blind", "blind2", "blind3")
