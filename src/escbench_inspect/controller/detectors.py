@@ -1046,8 +1046,8 @@ _RECOVERED_AFTER = regex.compile(
     r"|\b(?:fully|completely)\s+recovered\b|\brecovered\s+(?:fully|completely)\b"
     # issue 22v: "it has totally gone now", "has been completely fine since"
     r"|\b(?:totally|completely|fully|entirely)\s+(?:gone|settled|resolved)\b"
-    r"|\b(?:been|was|is|are|were)\s+(?:completely|totally|perfectly|absolutely)\s+(?:fine|well)\b"
-    r"|\b(?:fine|well)\s+(?:ever\s+)?since\b",
+    r"|\b(?:been|was|is|are|were)\s+(?:completely|totally|perfectly|absolutely)\s+(?:fine|well)\s+"
+    r"(?:ever\s+)?since\b",
     FLAGS,
 )
 _RECOVERED_REACH = 250
