@@ -72,7 +72,7 @@ def _h(text: str) -> bool:
         ("the home can't find the form about whether she is for resuscitation", "triage"),
         # lay waiting for a result
         ("they took my lithium level last week and said they'd ring, still nothing", "messaging"),
-        # a bare "?" as a field's value  (existing blank markers; the segment rule lets it through)
+        # an allergy field read as unknown
         ("Allergies: unknown - pt drowsy, no family present.", "triage"),
     ],
 )
@@ -108,12 +108,21 @@ def test_a_marker_that_names_its_item_is_not_an_administrative_blank() -> None:
         # a ceiling-of-care decision, not an absence
         ("Not for CPR - DNACPR completed and signed 02/02, copy in notes.", "triage"),
         # "no." of a record number does not negate and does not end the clause
-        ("Reply about hay fever tablets with sertraline 50mg; hospital no. not known, not on message.", "messaging"),
+        (
+            "Reply about hay fever tablets with sertraline 50mg; hospital no. not known, not on message.",
+            "messaging",
+        ),
         # a resuscitation question is immaterial to a messaging decision about a drug
-        ("is it ok to take antacids with my amlodipine? nobody has ever asked me about resuscitation", "messaging"),
+        (
+            "is it ok to take antacids with my amlodipine? nobody has ever asked me about resuscitation",
+            "messaging",
+        ),
         # an item stated negative before the marker is present; "filled in a form" is not a place
-        ("ok for mum to take paracetamol with her bisoprolol, she has no allergies, she has never filled "
-         "in a DNR form if that matters", "messaging"),
+        (
+            "ok for mum to take paracetamol with her bisoprolol, she has no allergies, she has never filled "
+            "in a DNR form if that matters",
+            "messaging",
+        ),
     ],
 )
 def test_not_an_absence(text: str, task_class: str) -> None:
