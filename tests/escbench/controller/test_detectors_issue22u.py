@@ -138,7 +138,13 @@ def test_a_question_about_what_to_do_is_not_a_missing_fact() -> None:
 
 
 def test_a_gap_does_not_cross_a_sentence_end() -> None:
-    assert not _m("He is not taking any beta-blockers. Outside record scanned in full.", None)
+    assert not _m("He is not on it. Record scanned today.", None)
+    assert _m("The record was not scanned today.", None)
+
+
+def test_an_item_stated_negative_is_not_the_absent_item() -> None:
+    text = "is it ok to take antacids with her amlodipine, she has no allergies, never filled in one of those DNR forms"
+    assert not _m(text, "messaging"), detect(text, task_class="messaging").evidence
 
 
 # ---- H: lexicon gaps by mechanism ---------------------------------------------------------------------
@@ -219,7 +225,8 @@ def test_suicide_plan_needs_the_whole_supply() -> None:
         "Pre-eclampsia in her first pregnancy (2019); now 22/40 with normal BP.",
         # a past event last month with later resolution
         "follow up after my chest pain last month, all tests were normal and it has completely gone",
-        # later recovery
+        # later recovery, beyond the finding's own clause
+        "my chest pain from Tuesday, which the GP thought was muscular, has totally gone now",
         "she had a febrile convulsion at the weekend and has been completely fine since",
         # a deficit the patient is left with
         "After the 2017 stroke she is left with mild left arm weakness, unchanged today.",
