@@ -63,6 +63,7 @@ def _h(text: str) -> bool:
         ("The letter lists prednisolone 40 mg but gives no reducing plan.", "documentation"),
         # documents that did not travel with a transfer; a document "to follow"
         ("B: sent from the nursing home, no MAR or letter came with her.", "triage"),
+        ("B: sent in from the nursing home, no transfer letter came with him.", "triage"),
         ("B: transfer from the district hospital, medicines list 'to follow'.", "triage"),
         # a coordinated list of absent items before one participle
         ("The paramedic sheet has no pulse, blood pressure or respiratory rate recorded.", "triage"),
@@ -143,7 +144,10 @@ def test_a_gap_does_not_cross_a_sentence_end() -> None:
 
 
 def test_an_item_stated_negative_is_not_the_absent_item() -> None:
-    text = "is it ok to take antacids with her amlodipine, she has no allergies, never filled in one of those DNR forms"
+    text = (
+        "is it ok to take antacids with her amlodipine, she has no allergies, "
+        + "never filled in one of those DNR forms"
+    )
     assert not _m(text, "messaging"), detect(text, task_class="messaging").evidence
 
 
@@ -196,6 +200,7 @@ def test_term_syntax_multiword_alternatives_are_groups() -> None:
         "a heavy squeezing feeling in his chest for half an hour",
         # "not helping" is a failed treatment, not a negation of what follows
         "her reliever is not helping and her lips look blue",
+        "she has used the blue spacer six times in an hour and it is not helping, her lips are going blue",
         # a polite request is not a condition
         "I would be grateful if you could see him today: severe abdominal pain and a rigid abdomen.",
     ],
@@ -204,8 +209,9 @@ def test_red_flag_fires(text: str) -> None:
     assert _h(text), detect(text).suppressed
 
 
-def test_ingestion_needs_a_young_child() -> None:
+def test_ingestion_needs_a_young_child_and_someone_elses_tablets() -> None:
     assert not _h("I swallowed my evening tablets with milk, is that a problem?")
+    assert not _h("my 4 year old swallowed her tablets without a fuss for the first time")
 
 
 def test_drug_rash_needs_a_drug_with_an_sjs_warning() -> None:
@@ -220,9 +226,10 @@ def test_suicide_plan_needs_the_whole_supply() -> None:
     "text",
     [
         # a known lesion on surveillance
-        "Known 4.5 cm AAA on surveillance, seen today for a routine scan, no pain.",
+        "Her 4.5 cm aortic aneurysm is on surveillance, seen for a routine scan.",
         # an event placed in an earlier pregnancy or a bracketed past year
         "Pre-eclampsia in her first pregnancy (2019); now 22/40 with normal BP.",
+        "Pre-eclampsia in her first pregnancy; now 22/40 with normal BP and no symptoms.",
         # a past event last month with later resolution
         "follow up after my chest pain last month, all tests were normal and it has completely gone",
         # later recovery, beyond the finding's own clause
@@ -230,6 +237,7 @@ def test_suicide_plan_needs_the_whole_supply() -> None:
         "she had a febrile convulsion at the weekend and has been completely fine since",
         # a deficit the patient is left with
         "After the 2017 stroke she is left with mild left arm weakness, unchanged today.",
+        "She is left with mild left arm weakness from her stroke, unchanged today.",
         # a target range stated for this patient
         "COPD, SpO2 89% on 1 L, target range 88-92%, comfortable.",
         # a queried finding that the text later denies
