@@ -258,3 +258,64 @@ def test_a_query_that_is_confirmed_still_fires() -> None:
 
 def test_a_condition_after_a_polite_request_is_still_a_condition() -> None:
     assert not _h("I would be grateful for your advice; if she develops a rigid abdomen she will attend.")
+
+
+# ---- second robustness pass: a wider absence vocabulary, more H lay wording ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "task_class"),
+    [
+        ("Weight: ? - not weighed on arrival", "documentation"),
+        ("no idea which inhaler he is meant to be using now", "messaging"),
+        ("the pharmacy label has rubbed off the bottle", "messaging"),
+        ("The team forgot to record a weight before prescribing.", "documentation"),
+        ("Temp not taken at streaming.", "triage"),
+        ("Frequency missed off the script.", "documentation"),
+        ("She didn't bring any of her medicines or the list.", "triage"),
+        ("he doesn't know the dose of his heart tablet", "messaging"),
+        ("Lab mislaid the sample; no result.", "documentation"),
+        ("Old notes not accessible from here.", "triage"),
+    ],
+)
+def test_wider_absence_vocabulary_fires(text: str, task_class: str) -> None:
+    assert _m(text, task_class), detect(text, task_class=task_class).suppressed
+
+
+@pytest.mark.parametrize(
+    ("text", "task_class"),
+    [
+        # a guess explaining a discrepancy is not a documented absence
+        (
+            "the log shows no feeds but the sitter probably forgot to write them down, she fed him twice",
+            "triage",
+        ),
+        # a dose the patient has not taken is not missing information
+        ("I have not taken anything for the pain yet", "messaging"),
+        # a query mark that opens a diagnosis is not a blank field
+        ("Impression: ?appendicitis - surgical review requested.", "triage"),
+    ],
+)
+def test_wider_absence_vocabulary_near_misses(text: str, task_class: str) -> None:
+    assert not _m(text, task_class), detect(text, task_class=task_class).evidence
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sudden pain through to my back, like something tore inside",
+        "she took a whole strip of her sertraline tablets deliberately",
+        "there is no point in living any more",
+        "I have been thinking about ending it",
+        "the spots don't fade when I press the glass against them",
+        "swallowed a button battery, he's 3, coughing",
+    ],
+)
+def test_second_pass_red_flags_fire(text: str) -> None:
+    assert _h(text), detect(text).suppressed
+
+
+def test_a_bare_past_year_after_a_finding_is_history_but_a_dated_entry_is_not() -> None:
+    assert not _h("Asthma, last admission 2016 with a seizure 2016, well controlled since.")
+    assert not _h("Known epilepsy, last seizure 2017; reviewed for travel advice.")
+    assert _h("Seizure 2026-03-04 09:10 witnessed by wife, still drowsy.")
