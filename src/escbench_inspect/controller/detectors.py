@@ -966,8 +966,8 @@ class Detection:
 # bullet (YAML-wrapped lines continue a sentence when the next line starts in lower case).
 # issue 22v: the abbreviation "no." of a record number ("hospital no. n/k") does not end a sentence
 _SENTENCE_END = regex.compile(
-    r"(?<!\b(?i:hospital|nhs|chi|tel|phone|ref|case|mrn|bed|room)\s+(?i:no))"
-    r"(?:(?<!\d)\.(?!\d)|\.(?=\s))|[!?;]|\n\s*\n|\n(?=[ \t]*(?:[A-Z0-9\-•*\[(\"]|$))"
+    r"(?:(?<!\d)\.(?!\d)|\.(?=\s))(?<!\b(?i:hospital|nhs|chi|tel|phone|ref|case|mrn|bed|room)\s+(?i:no)\.)"
+    r"|[!?;]|\n\s*\n|\n(?=[ \t]*(?:[A-Z0-9\-•*\[(\"]|$))"
 )
 _NUMBER = regex.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?P<sep>/|-|–|to)\s*(?P<second>\d+(?:\.\d+)?))?")
 # A number followed by a time or dose unit is a schedule or a dose, not a measured value.
@@ -1028,8 +1028,9 @@ def _first_words(text: str, count: int) -> str:
 # action or a subject with a modal verb.
 # issue 22v: "grateful if", "wonder if" open a polite request, not a condition
 _CONDITION = regex.compile(
+    r"\b(?:if|unless|should\s+(?:he|she|they|you|the\s+\w+))\b"
     r"(?<!\b(?:grateful|glad|appreciate|appreciated|wonder|wondered|wondering|happy|pleased|thankful)\s+"
-    r"(?:it\s+)?)\b(?:if|unless|should\s+(?:he|she|they|you|the\s+\w+))\b",
+    r"(?:it\s+)?if)",
     FLAGS,
 )
 _CONSEQUENCE = regex.compile(
