@@ -319,3 +319,25 @@ def test_a_bare_past_year_after_a_finding_is_history_but_a_dated_entry_is_not() 
     assert not _h("Asthma, last admission 2016 with a seizure 2016, well controlled since.")
     assert not _h("Known epilepsy, last seizure 2017; reviewed for travel advice.")
     assert _h("Seizure 2026-03-04 09:10 witnessed by wife.")
+
+
+def test_a_swelling_that_went_down_resolved_but_pain_that_went_down_the_arm_radiates() -> None:
+    assert not _h("the swelling of her tongue went down within an hour of the antihistamine")
+    assert not _h("her facial swelling has subsided completely")
+    assert _h("a crushing pain that went down her left arm")
+
+
+@pytest.mark.parametrize(
+    ("text", "task_class"),
+    [
+        ("The transfer note says 'on insulin' but doesn't name it.", "evidence"),
+        ("no creatinine in the records for the last year", "documentation"),
+        ("couldn't get through to the nursing home to check her tablets", "triage"),
+    ],
+)
+def test_third_pass_absences_fire(text: str, task_class: str) -> None:
+    assert _m(text, task_class), detect(text, task_class=task_class).suppressed
+
+
+def test_a_spreading_wound_infection_fires() -> None:
+    assert _h("Cut on his shin is hot and spreading up the leg, feels shivery.")
