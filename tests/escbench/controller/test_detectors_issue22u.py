@@ -325,6 +325,7 @@ def test_a_swelling_that_went_down_resolved_but_pain_that_went_down_the_arm_radi
     assert not _h("the swelling of her tongue went down within an hour of the antihistamine")
     assert not _h("her facial swelling has subsided completely")
     assert _h("a crushing pain that went down her left arm")
+    assert _h("heavy chest pain that went down towards his stomach")
 
 
 @pytest.mark.parametrize(
