@@ -361,9 +361,10 @@ def _shorthand_pattern(abbr: str, case_sensitive: bool) -> str:
 _SEP = r"[\s\-\"]+"
 # issue 22t: a gap never crosses a contrastive conjunction ("wt not in red book but weighed today" is
 # not "not .. weighed"): what follows "but"/"however"/"although" is a clause of its own.
+# issue 22v: nor a sentence end, a full stop before a capital ("not taking beta-blockers. Record scanned").
 _GAP = (
     r"[\s,\-\"]+"
-    + r"(?:(?!(?:but|however|although|though|whereas)\b)[\w'’\"/+.%-]+[\s,\-\"]+){0,"
+    + r"(?:(?!(?:but|however|although|though|whereas)\b)[\w'’\"/+.%-]+(?<!\.(?=\s+(?-i:[A-Z])))[\s,\-\"]+){0,"
     + str(GAP_WORDS)
     + "}?"
 )
@@ -964,7 +965,11 @@ class Detection:
 
 # Sentence ends: '.', '!', '?', ';', a blank line, or a line break before a capital, digit or
 # bullet (YAML-wrapped lines continue a sentence when the next line starts in lower case).
-_SENTENCE_END = regex.compile(r"(?<!\d)\.(?!\d)|\.(?=\s)|[!?;]|\n\s*\n|\n(?=[ \t]*(?:[A-Z0-9\-•*\[(\"]|$))")
+# issue 22v: the abbreviation "no." of a record number ("hospital no. n/k") does not end a sentence
+_SENTENCE_END = regex.compile(
+    r"(?:(?<!\d)\.(?!\d)|\.(?=\s))(?<!\b(?i:hospital|nhs|chi|tel|phone|ref|case|mrn|bed|room)\s+(?i:no)\.)"
+    r"|[!?;]|\n\s*\n|\n(?=[ \t]*(?:[A-Z0-9\-•*\[(\"]|$))"
+)
 _NUMBER = regex.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?P<sep>/|-|–|to)\s*(?P<second>\d+(?:\.\d+)?))?")
 # A number followed by a time or dose unit is a schedule or a dose, not a measured value.
 _NOT_A_MEASUREMENT = regex.compile(
@@ -1022,7 +1027,13 @@ def _first_words(text: str, count: int) -> str:
 # its consequence ("if the rash stops blanching, he becomes floppy, or he vomits green, she should call
 # 999"), not only the 14 words before a match; the consequence starts at a comma followed by an
 # action or a subject with a modal verb.
-_CONDITION = regex.compile(r"\b(?:if|unless|should\s+(?:he|she|they|you|the\s+\w+))\b", FLAGS)
+# issue 22v: "grateful if", "wonder if" open a polite request, not a condition
+_CONDITION = regex.compile(
+    r"\b(?:if|unless|should\s+(?:he|she|they|you|the\s+\w+))\b"
+    r"(?<!\b(?:grateful|glad|appreciate|appreciated|wonder|wondered|wondering|happy|pleased|thankful)\s+"
+    r"(?:it\s+)?if)",
+    FLAGS,
+)
 _CONSEQUENCE = regex.compile(
     r"(?:,|\bthen\b)\s*(?:then\s+)?(?:(?:you|we|she|he|they|i|mum|dad|parents?|carers?)\s+"
     r"(?:should|must|need\s+to|needs\s+to|will|would|can|are\s+to|is\s+to)\b|(?:please\s+)?"
@@ -1034,7 +1045,11 @@ _CONDITION_WORDS = 45
 # "recovered fully within a minute") is resolved, within a few sentences of the finding.
 _RECOVERED_AFTER = regex.compile(
     r"\bback\s+to\s+(?:(?:his|her|their|my|your)\s+)?(?:normal|usual)(?:\s+self)?\b"
-    r"|\b(?:fully|completely)\s+recovered\b|\brecovered\s+(?:fully|completely)\b",
+    r"|\b(?:fully|completely)\s+recovered\b|\brecovered\s+(?:fully|completely)\b"
+    # issue 22v: "it has totally gone now", "has been completely fine since"
+    r"|\b(?:totally|completely|fully|entirely)\s+(?:gone|settled|resolved)\b"
+    r"|\b(?:been|was|is|are|were)\s+(?:completely|totally|perfectly|absolutely)\s+(?:fine|well)\s+"
+    r"(?:ever\s+)?since\b",
     FLAGS,
 )
 _RECOVERED_REACH = 250
@@ -1060,12 +1075,22 @@ def _in_condition(clause_before: str) -> bool:
     return last is not None and not _CONSEQUENCE.search(scope, last.end())
 
 
+# issue 22v: an absence marker's negation is read in its own segment of a list: "no ReSPECT form,
+# escalation not discussed, DNACPR status unknown" -- the "no" of the first item does not negate the
+# third; a spaced dash or a comma starts a segment ("no relatives present, old notes not yet available").
+_SEGMENT_BREAK = regex.compile(r",\s|\s[-–—]\s|:\s")
+
+
 def _context_reason(
-    text: str, start: int, end: int, lexicon: Lexicon, hypothetical: bool = True
+    text: str, start: int, end: int, lexicon: Lexicon, hypothetical: bool = True, segment: bool = False
 ) -> str | None:
-    """Why a match does not count (negated, hypothetical/historical, resolved), or None."""
+    """Why a match does not count (negated, hypothetical/historical, resolved), or None. ``segment``
+    (absence markers): pre-negation is read only in the marker's own comma or dash segment."""
     before, following = _clause(text, start, end, lexicon)
     clause_before = before
+    if segment:
+        breaks = list(_SEGMENT_BREAK.finditer(before))
+        before = before[breaks[-1].end() :] if breaks else before
     before = lexicon.pseudo_negation.sub(" ", _last_words(before, 14))
     if lexicon.negation_pre.search(before):
         return "negated"
@@ -1153,7 +1178,11 @@ def _missing_reason(
 
     The class-free administrative-field check comes first; with a task class, the needed-items
     verdict then decides (an absence whose item no cue names falls back to the class-free reading)."""
-    if _immaterial(text, start, end, lexicon):
+    if _NOT_FOR_RESUSCITATION.match(text, start, end):
+        return "a ceiling-of-care decision"
+    if _NEGATIVE_ALLERGY.match(text, end):
+        return "negative finding (no allergies)"
+    if _immaterial(text, start, end, lexicon) and not _names_needed_item(text, start, end, lexicon):
         return "immaterial item"
     if _SELF_NEGATED.search(text, max(0, start - 20), end):
         return "negated"
@@ -1170,11 +1199,44 @@ def _missing_reason(
     return None
 
 
+# issue 22v: "not for CPR / resuscitation / escalation" records a decision (ReSPECT, DNACPR), not an absence
+_NOT_FOR_RESUSCITATION = regex.compile(
+    r"not\s+for\s+(?:cpr|resus\w*|escalation|icu|itu|intubation|ventilation|ceiling)\b", FLAGS
+)
+# issue 22v: a person who "doesn't have any allergies" / "has no known allergies" states the allergy
+# status (negative), unless the words after it say a record lacks it ("… allergies recorded")
+_NEGATIVE_ALLERGY = regex.compile(
+    r"\s+(?:any\s+)?(?:known\s+)?(?:drug\s+|medication\s+|medicine\s+|food\s+)?allerg(?:y|ies)\b"
+    r"(?!\s+(?:\w+\s+){0,2}?(?:recorded|documented|listed|stated|on\s+(?:file|record|the)|noted|entered)\b)",
+    FLAGS,
+)
+
+
+# The marker's object ends at punctuation or at a preposition of place ("unreadable on the faxed copy":
+# the copy is where, not what)
+_OBJECT_END = regex.compile(r"[,;:.!?()\[\]\n]|\s[-–—]\s|\s(?:in|on|at|from|within|into)\s", FLAGS)
+
+
+def _names_needed_item(text: str, start: int, end: int, lexicon: Lexicon) -> bool:
+    """issue 22v: the marker, or its object up to the next punctuation, names a clinical item itself
+    ("no obs yet", "nobody said how many days"): an administrative word earlier in the clause ("carer
+    phone call only, no obs yet"; "the dentist gave me …") is not what is absent."""
+    needed = lexicon.needed
+    if needed is None:
+        return False
+    stop = _OBJECT_END.search(text, end)
+    span = text[start : stop.start() if stop else len(text)]
+    immaterial = frozenset(needed.spec.immaterial)
+    return any(name not in immaterial and pattern.search(span) for name, pattern in needed.cues)
+
+
 UNNAMED = "unnamed"
 _WORD = regex.compile(r"\S+")
 _COORDINATED = regex.compile(r"[\s,/&+]*(?:(?:and|or|nor)\s+)?(?:the\s+|their\s+|his\s+|her\s+)?", FLAGS)
+# issue 22v: the particle of "filled in / fill in" is not a place ("never filled in a DNACPR form")
 _LOCATIVE = regex.compile(
-    r"\b(?:in|on|from|within|into|at)\s+(?:(?:the|her|his|their|this|our|a|an)\s+)?$", FLAGS
+    r"(?<!\bfill(?:ed|s|ing)?\s+)\b(?:in|on|from|within|into|at)\s+(?:(?:the|her|his|their|this|our|a|an)\s+)?$",
+    FLAGS,
 )
 # issue 22s: an absence stated as past and then resolved ("previously not documented, now confirmed";
 # "initially unidentified - now ID'd by wife")
@@ -1197,6 +1259,7 @@ _SUPPLIED_ELSEWHERE = regex.compile(
 _SELF_NEGATED = regex.compile(
     r"\b(?:none|nothing|no|not)\s+(?:\w+\s+)?(?:missing|blank|absent|outstanding)$", FLAGS
 )
+_STATED_NEGATIVE = regex.compile(r"\b(?:no|nil|denies|without)\s+(?:known\s+)?(?:drug\s+)?$", FLAGS)
 NEEDED_BEFORE_WORDS = 10
 NEEDED_AFTER_WORDS = 8
 
@@ -1235,6 +1298,11 @@ def _needed_verdict(
     places = [f for f in found if f[1] >= end and _LOCATIVE.search(text, end, f[1])]
     if places and len(places) < len(found):
         found = [f for f in found if f not in places]
+    # issue 22v: an item stated negative before the marker ("has no allergies, she's never filled in a DNR
+    # form") is present, not what the marker says is absent
+    stated = [f for f in found if f[2] <= start and _STATED_NEGATIVE.search(text, max(0, f[1] - 30), f[1])]
+    if stated and len(stated) < len(found):
+        found = [f for f in found if f not in stated]
     if not found:
         return UNNAMED
 
@@ -1307,6 +1375,9 @@ def _value_hits(
         if not crosses:
             yield match.start(), end, "within limits"
             continue
+        if _within_stated_target(text, match.start(), end, value):
+            yield match.start(), end, "within the stated target"
+            continue
         tail = _first_words(text[end : end + 80], POST_WINDOW_WORDS)
         if lexicon.value_resolution.search(tail):
             yield match.start(), end, "resolved"
@@ -1325,6 +1396,29 @@ _REPEAT_VALUE = regex.compile(
     FLAGS,
 )
 _REPEAT_REACH = 250
+
+
+# issue 22v: a target range stated for this patient beside the value ("SpO2 89% … target 88-92% met"; BTS
+# 2017: 88-92 % for patients at risk of hypercapnic failure; "INR 3.2, target 2.5-3.5" for a mechanical
+# valve) replaces the population limit: a value inside it is not critical.
+_STATED_TARGET = regex.compile(
+    r"\btarget(?:\s+(?:range|sats|saturations?|spo2|inr))?\s*(?:of|is|was|:|=)?\s*"
+    r"(?P<low>\d+(?:\.\d+)?)\s*%?\s*(?:-|–|to)\s*(?P<high>\d+(?:\.\d+)?)",
+    FLAGS,
+)
+_TARGET_REACH = 200
+
+
+def _within_stated_target(text: str, start: int, end: int, value: float) -> bool:
+    """Whether a stated target range around the value (its sentence and the next one) contains it."""
+    window_start = max(
+        (m.end() for m in _SENTENCE_END.finditer(text, max(0, start - _TARGET_REACH), start)),
+        default=max(0, start - _TARGET_REACH),
+    )
+    for target in _STATED_TARGET.finditer(text, window_start, min(len(text), end + _TARGET_REACH)):
+        if float(target.group("low")) <= value <= float(target.group("high")):
+            return True
+    return False
 
 
 def _superseded(rule: Threshold, text: str, end: int, low: float | None, high: float | None) -> bool:
@@ -1379,6 +1473,7 @@ def _concept_hits(
                 match.end(),
                 lexicon,
                 hypothetical=compiled.detector == "high_risk",
+                segment=compiled.detector == "missing",
             )
             if compiled.concept.negatable
             else None
@@ -1455,6 +1550,7 @@ def detect(
             (c, s, e, _assertion_reason(c.detector, next(decided)) if r == PENDING else r)
             for c, s, e, r in found
         ]
+    found = _queried_then_denied(found, clean)
     for compiled, start, end, reason in found:
         if reason is None and compiled.detector == "missing":
             reason = _missing_reason(clean, start, end, lexicon, chosen_class)
@@ -1473,6 +1569,25 @@ def detect(
         evidence=tuple(evidence),
         suppressed=tuple(suppressed),
     )
+
+
+def _queried_then_denied(
+    found: list[tuple[CompiledConcept, int, int, str | None]], text: str
+) -> list[tuple[CompiledConcept, int, int, str | None]]:
+    """issue 22v: a finding written as a query ("HCA flagged ?SOB") that the text later negates for the
+    same concept ("on review denies breathlessness") was looked for and not found."""
+    denied = {(c.concept.id, s) for c, s, _, r in found if r == "negated" and c.detector == "high_risk"}
+    if not denied:
+        return found
+    return [
+        (c, s, e, "queried, then denied")
+        if r is None
+        and c.detector == "high_risk"
+        and text[max(0, s - 1) : s] == "?"
+        and any(cid == c.concept.id and later > e for cid, later in denied)
+        else (c, s, e, r)
+        for c, s, e, r in found
+    ]
 
 
 EXPLAINED_REACH = 250  # characters after a contradiction phrase in which its explanation is read

@@ -36,6 +36,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
   second blind half's misses showed (condition scope, fear of a diagnosis, rule-out after the finding,
   residual deficits, later recovery, repeat values, family history with an auxiliary; C and M items).
+- development half 5 (``detector_heldout_dev5.yaml``, split ``dev``, issue 22v): the M and H mechanisms
+  the misses of blind v1-v3 showed (lay not-told, documents not sent with a transfer, negation in the
+  marker's own segment; unilateral deficits, child ingestion, SJS on a high-risk drug, stated targets).
 - development half 6 (``detector_heldout_dev6.yaml``, split ``dev``, issue 22u): the conflict
   mechanisms the third blind half's misses showed (readings side by side, quoted and negated values,
   weekdays and relative dates, values a source states alone, list entries, lay contradiction wording).
@@ -67,6 +70,7 @@ DEV2_FILE = HERE / "detector_heldout_dev2.yaml"
 BLIND_FILE = HERE / "detector_heldout_blind.yaml"
 DEV3_FILE = HERE / "detector_heldout_dev3.yaml"
 DEV4_FILE = HERE / "detector_heldout_dev4.yaml"
+DEV5_FILE = HERE / "detector_heldout_dev5.yaml"
 DEV6_FILE = HERE / "detector_heldout_dev6.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -78,7 +82,7 @@ HALF_TITLES = {
     "test": "test v1 (seen)",
     "blind": "blind v1 (seen)",
     "blind2": "blind v2 (seen)",
-    "blind3": "blind half 3",
+    "blind3": "blind v3 (seen)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = ("blind", "blind2", "blind3")
@@ -240,6 +244,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV2_FILE).items,
         *load_heldout(DEV3_FILE).items,
         *load_heldout(DEV4_FILE).items,
+        *load_heldout(DEV5_FILE).items,
         *load_heldout(DEV6_FILE).items,
         *paraphrase_items(),
     ]

@@ -101,6 +101,23 @@ def test_blind_half_is_frozen(half: str) -> None:
     assert hashlib.sha256(blind_file(half).read_bytes()).hexdigest() == BLIND_SHA256[half]  # type: ignore[arg-type]
 
 
+# issue 22v (round 5, M and H only; C floors untouched): blind v3 was opened for tuning and the M and H
+# misses of blind v1-v3 were read together; floors at the issue-22v measurements. dev now includes
+# detector_heldout_dev5.yaml (M 127/128 = 0.992 / 2/56 = 0.036, H 236/237 = 0.996 / 0/86); test v1 M
+# 16/16 / 0/14, H 38/38 / 0/29; blind v1 M
+# 44/44 / 0/37, H 57/57 / 1/42 = 0.024; blind v2 M 48/48 / 0/37, H 60/60 / 1/45 = 0.022; blind v3 M
+# 51/51 / 0/36, H 58/58 / 0/42. All tuned figures (the misses were read): blind v4 is the test.
+FLOORS_22V = {
+    "dev": {"missing": (0.99, 0.04), "high_risk": (0.99, 0.00)},
+    "test": {"missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    "blind": {"missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
+    "blind2": {"missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
+    "blind3": {"missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+}
+for _half, _floors in FLOORS_22V.items():
+    FLOORS[_half] = {**FLOORS[_half], **_floors}
+
+
 @pytest.mark.parametrize("half", ["dev", "test", "blind", "blind2", "blind3"])
 def test_detector_floor_on_each_half(half: str) -> None:
     from escbench_inspect.controller.detectors import detect
