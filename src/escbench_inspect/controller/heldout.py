@@ -31,6 +31,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   adds it: skipped with a message. Its misses were read for issue 22t: since then "blind v2 (seen)".
 - blind half 3 (``detector_heldout_blind3.yaml``, split ``blind3``, ids ``wh_``/``wc_``/``wm_``, issue
   22t): a third half written independently, the blind schema; skipped with a message until added.
+  Its misses were read for issue 22u: since then "blind v3 (seen)".
+- blind half 4 (``detector_heldout_blind4.yaml``, split ``blind4``, ids ``xh_``/``xc_``/``xm_``, issue
+  22u): a fourth half written independently (``docs/blind_halves/author_spec_v4.md``), the blind
+  schema; frozen before the round it tests was merged.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -43,7 +47,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   mechanisms the third blind half's misses showed (readings side by side, quoted and negated values,
   weekdays and relative dates, values a source states alone, list entries, lay contradiction wording).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|blind3|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|blind3|blind4|all]
 [--assertion rules|context] [--json] [--misses]``.
 """
 
@@ -74,23 +78,25 @@ DEV5_FILE = HERE / "detector_heldout_dev5.yaml"
 DEV6_FILE = HERE / "detector_heldout_dev6.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
-Half = Literal["dev", "test", "blind", "blind2", "blind3"]
-HALVES: tuple[Half, ...] = ("dev", "test", "blind", "blind2", "blind3")
-SPLIT_PREFIX = {"dev": "d", "test": "t", "blind": "b", "blind2": "v", "blind3": "w"}
+BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
+Half = Literal["dev", "test", "blind", "blind2", "blind3", "blind4"]
+HALVES: tuple[Half, ...] = ("dev", "test", "blind", "blind2", "blind3", "blind4")
+SPLIT_PREFIX = {"dev": "d", "test": "t", "blind": "b", "blind2": "v", "blind3": "w", "blind4": "x"}
 HALF_TITLES = {
     "dev": "dev half",
     "test": "test v1 (seen)",
     "blind": "blind v1 (seen)",
     "blind2": "blind v2 (seen)",
     "blind3": "blind v3 (seen)",
+    "blind4": "blind half 4",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
-BLIND_HALVES: tuple[Half, ...] = ("blind", "blind2", "blind3")
+BLIND_HALVES: tuple[Half, ...] = ("blind", "blind2", "blind3", "blind4")
 
 
 def blind_file(half: Half) -> Path:
     """The file of a blind half (read from the module at call time, so tests can point it elsewhere)."""
-    return {"blind": BLIND_FILE, "blind2": BLIND2_FILE}.get(half, BLIND3_FILE)
+    return {"blind": BLIND_FILE, "blind2": BLIND2_FILE, "blind3": BLIND3_FILE, "blind4": BLIND4_FILE}[half]
 
 
 RECALL_GOAL = 0.80

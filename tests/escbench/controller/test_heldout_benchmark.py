@@ -86,11 +86,15 @@ FLOORS = {
     # blind v3: its one untouched run on the shipped detectors (C 26/49 = 0.53 / 3/33 = 0.09, M 41/51 =
     # 0.80 / 2/36 = 0.06, H 50/58 = 0.86 / 6/42 = 0.14) -- the figures to quote; C below the goal
     "blind3": {"conflict": (0.53, 0.10), "missing": (0.80, 0.06), "high_risk": (0.86, 0.15)},
+    # blind v4: its one untouched run on the round-5 detectors (C 37/58 = 0.64 / 6/43 = 0.14, M 52/54 =
+    # 0.96 / 3/41 = 0.07, H 55/65 = 0.85 / 2/48 = 0.04) -- the figures to quote; C below the goal
+    "blind4": {"conflict": (0.63, 0.14), "missing": (0.96, 0.08), "high_risk": (0.84, 0.05)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
 BLIND_SHA256 = {
     "blind3": "3da6d909f6af289f933c4602f746227c07e37c3e43f9eefc880a57d050e47198",
+    "blind4": "1ab38a6f9ff961cfd4680592584d811cdfe6626e0ffb7427b0c62f45752a971f",
 }
 
 
@@ -118,7 +122,7 @@ for _half, _floors in FLOORS_22V.items():
     FLOORS[_half] = {**FLOORS[_half], **_floors}
 
 
-@pytest.mark.parametrize("half", ["dev", "test", "blind", "blind2", "blind3"])
+@pytest.mark.parametrize("half", ["dev", "test", "blind", "blind2", "blind3", "blind4"])
 def test_detector_floor_on_each_half(half: str) -> None:
     from escbench_inspect.controller.detectors import detect
     from escbench_inspect.controller.heldout import blind_file, heldout_quality
@@ -144,7 +148,12 @@ items:
   - {{id: {p}h_chest_1, detector: high_risk, family: chest_pain, register: portal, label: positive,
      text: "crushing chest pain for an hour"}}
 """
-BLIND_SPLITS = {"blind": ("b", "BLIND_FILE"), "blind2": ("v", "BLIND2_FILE"), "blind3": ("w", "BLIND3_FILE")}
+BLIND_SPLITS = {
+    "blind": ("b", "BLIND_FILE"),
+    "blind2": ("v", "BLIND2_FILE"),
+    "blind3": ("w", "BLIND3_FILE"),
+    "blind4": ("x", "BLIND4_FILE"),
+}
 
 
 def _blind_file(tmp_path: Path, split: str, edit: tuple[str, str] | None = None) -> Path:
