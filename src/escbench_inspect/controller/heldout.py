@@ -76,6 +76,7 @@ DEV3_FILE = HERE / "detector_heldout_dev3.yaml"
 DEV4_FILE = HERE / "detector_heldout_dev4.yaml"
 DEV5_FILE = HERE / "detector_heldout_dev5.yaml"
 DEV6_FILE = HERE / "detector_heldout_dev6.yaml"
+DEV7_FILE = HERE / "detector_heldout_dev7.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -252,6 +253,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV4_FILE).items,
         *load_heldout(DEV5_FILE).items,
         *load_heldout(DEV6_FILE).items,
+        *load_heldout(DEV7_FILE).items,
         *paraphrase_items(),
     ]
 
