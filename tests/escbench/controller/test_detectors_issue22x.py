@@ -119,3 +119,8 @@ def test_assay_cut_off_is_not_a_truncation(text: str, fires: bool) -> None:
 def test_recent_result_unavailable_and_records_not_arrived_fire() -> None:
     assert detect("no recent digoxin level or potassium result is available", task_class="evidence").missing
     assert detect("The referral notes have not arrived yet.", task_class="evidence").missing
+
+
+def test_a_lay_question_is_not_a_normal_finding() -> None:
+    assert detect("heavy bleeding after the operation, is that normal?").high_risk
+    assert not detect("heavy bleeding after the operation, clotting normal, bleeding settled.").high_risk
