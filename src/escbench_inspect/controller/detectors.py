@@ -197,6 +197,18 @@ class ModifierFile(_Frozen):
     _cues = field_validator("*")(classmethod(lambda cls, cues: _cues_compile(cues)))
 
 
+class DrugClass(_Frozen):
+    """A class of drugs by its names ("anticoagulants", "blood thinners") and its member drugs."""
+
+    names: tuple[str, ...] = Field(min_length=1)
+    members: tuple[str, ...] = Field(min_length=1)
+
+    @field_validator("names")
+    @classmethod
+    def _names(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        return _cues_compile(names)
+
+
 class AttributeFile(_Frozen):
     """``attributes.yaml``: vocabulary of the structural conflict detector (same attribute, two values)."""
 
@@ -228,6 +240,7 @@ class AttributeFile(_Frozen):
     allergy_reactions: tuple[str, ...] = ()  # "amoxicillin (rash)": an allergy-list entry
     history_only: tuple[str, ...] = ()  # attributes a history cue excuses, but not a calendar date
     explained_cues: tuple[str, ...] = ()  # a discrepancy the text itself explains (C phrases too)
+    drug_classes: dict[str, DrugClass] = Field(default_factory=dict)  # issue 22w: "not on anticoagulants"
 
     @field_validator("lab_units")
     @classmethod
@@ -1484,6 +1497,13 @@ def _concept_hits(
             if compiled.concept.negatable
             else None
         )
+        if (  # issue 22w: a disagreement posed as a condition ("if the two lists disagree, call …")
+            reason is None
+            and compiled.detector == "conflict"
+            and compiled.concept.negatable
+            and _in_condition(_clause(text, match.start(), match.end(), lexicon)[0])
+        ):
+            reason = "hypothetical"
         yield match.start(), match.end(), reason
 
 
@@ -1667,7 +1687,14 @@ _WEEKDAYS = {
     "monday": 0, "tuesday": 1, "tues": 1, "wednesday": 2, "weds": 2, "thursday": 3, "thurs": 3,
     "friday": 4, "saturday": 5, "sunday": 6,
 }  # fmt: skip
-_WEEKDAY = r"|\b(?P<wd>" + "|".join(_WEEKDAYS) + r")s?\b"
+_WEEKDAY = (
+    r"|\b(?P<wd>"
+    + "|".join(_WEEKDAYS)
+    + r")s?\b"
+    # issue 22w: a capitalised three-letter weekday ("pt says Tues AM, wife says Mon PM"), not "Sat 94%"
+    + r"|\b(?-i:(?P<wd3>Mon|Tue|Wed|Thu|Fri|Sat|Sun))\b(?![\s:]*\d)"
+)
+_WEEKDAY3 = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _UNIT_DAYS = {"d": 1, "w": 7, "m": 30}
 _RELATIVE = (
@@ -1769,7 +1796,8 @@ _ALLERGY_AFTER = regex.compile(r"\s+allerg(?:y|ies)\b", FLAGS)
 HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value"})
 # issue 22u: a quoted field value ("allergies as 'none'"); an apostrophe inside a word stays
 _FIELD_QUOTE = regex.compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"“”]")
-_COMMA = regex.compile(r",(?=\s)\s*")
+# issue 22w: a spaced dash joins two sources' statements as a comma does ("she says 10 mg - box says 5 mg")
+_COMMA = regex.compile(r",(?=\s)\s*|\s+[-–—]\s+")
 _PRONOUN_AFTER = regex.compile(r"\s+(?:it|them)\b", FLAGS)
 _PRONOUN_BEFORE = regex.compile(r"\b(?:it|them)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
 _NEGATED_ACTIVITY = regex.compile(r"\b(?:no|not|never)\s+(?:\w+\s+){0,1}$", FLAGS)
@@ -1816,6 +1844,7 @@ class CompiledAttributes:
     lab_unit_value: regex.Pattern | None = None  # a number with a laboratory unit, analyte implied
     allergy_notation: regex.Pattern | None = None  # "co-trimoxazole (rash)"
     explained: regex.Pattern | None = None
+    class_absent: tuple[tuple[regex.Pattern, frozenset[str]], ...] = ()
 
 
 def _optional(terms: tuple[str, ...]) -> regex.Pattern | None:
@@ -1873,7 +1902,8 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             + r")(?![\w+])"
             # issue 22u: the record between analyte and value ("CBG on MAR 4.2 mmol/L"), or a few words
             # before an equals sign ("glucose drawn 0600 = 7.1 mmol/L")
-            + r"(?:\s+(?:on|per|from|in|by)\s+(?:the\s+)?[a-z][\w-]*|(?:\s+[\w@:-]+){1,3}?(?=\s*=))?"
+            + r"(?:\s+(?:on|per|from|in|by)\s+(?:the\s+)?[a-z][\w-]*|(?:\s+[\w@:-]+){1,3}?(?=\s*=)"
+            + r"|\s+(?:on\s+)?(?:the\s+)?same\s+(?:draw|sample|specimen|check|time))?"
             + r"[\s:=]{0,3}(?:(?:was|is|of)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])"
             + unit_group,
             FLAGS,
@@ -1902,6 +1932,18 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         if spec.allergy_reactions
         else None,
         explained=_optional(spec.explained_cues),
+        class_absent=tuple(
+            (
+                regex.compile(
+                    r"\b(?:not\s+on|no|never\s+on|not\s+taking|not\s+prescribed)\s+(?:any\s+)?(?:"
+                    + _alternation(drug_class.names).pattern
+                    + ")",
+                    FLAGS,
+                ),
+                frozenset(m.lower() for m in drug_class.members),
+            )
+            for drug_class in spec.drug_classes.values()
+        ),
     )
 
 
@@ -1977,6 +2019,8 @@ def _date_value(match: regex.Match) -> frozenset[DateReading]:
     """The readings (month, day, year, weekday, days ago) of a date, None where it does not say."""
     if _group(match, "wd"):
         return frozenset({(None, None, None, _WEEKDAYS[match.group("wd").lower()], None)})
+    if _group(match, "wd3"):
+        return frozenset({(None, None, None, _WEEKDAY3[match.group("wd3").lower()], None)})
     if _group(match, "rel0") or _group(match, "rel1"):
         return frozenset({(None, None, None, None, 0 if match.group("rel0") else 1)})
     if _group(match, "reln") or _group(match, "lastu"):
@@ -2083,12 +2127,24 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
     return a.allergen_class.get(word, _drug_key(word))
 
 
-_DOSE_GAP = regex.compile(r"\s*(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?", FLAGS)
+_DOSE_GAP = regex.compile(
+    r"\s*(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?(?:(?:last|still|regularly|monthly|weekly)\s+)?",
+    FLAGS,
+)
 _ENTRY_LEAD = regex.compile(
     r"(?:^|[:\-–]|\b(?:shows?|showed|lists?|listed|has|had|records?|recorded|says?|said|reads?|marks?|marked))\s*$",
     FLAGS,
 )
+_ALLERGY_CONTEXT = regex.compile(r"\ballerg", FLAGS)
+_RESULT_ALONE = regex.compile(
+    r"\b(?:says?|said|shows?|showed|reads?|came\s+back(?:\s+as)?|was)\s+(?P<sign>positive|\+ve|negative|-ve)\b",
+    FLAGS,
+)
+_POSITIVE = frozenset({"positive", "+ve", "Positive", "POSITIVE", "+VE"})
+_EMPTY_FIELD = regex.compile(r"[:\-–]\s*(?P<value>nil(?:\s+known)?|none(?:\s+known)?|nkda|nka)\s*$", FLAGS)
 _HALF_BEFORE = regex.compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
+# issue 22w: the count after the strength ("amlodipine 10mg tablets, half a tablet daily")
+_HALF_AFTER = regex.compile(r"\s*,?\s*(?:take\s+)?(?:half|½)\s+(?:a\s+|of\s+a\s+)?(?:tablet|tab)\b", FLAGS)
 _COUNT_BEFORE = regex.compile(r"\b(?P<n>two|three|four|2|3|4)\s*(?:x\s*)?$", FLAGS)
 # issue 22u: the drug's name may sit between strength and form ("half a 10 mg amlodipine tablet")
 _UNIT_FORM_AFTER = regex.compile(r"\s*(?:[a-z][a-z-]+\s+)?(?:tablets?|tabs?|capsules?|caps?|pills?)\b", FLAGS)
@@ -2099,9 +2155,10 @@ def _tablet_multiplier(clause: str, amount_start: int, unit_end: int) -> float:
     """issue 22s: the dose taken when a strength is counted in tablets: "half a 10 mg tablet" is 5 mg,
     "two 5 mg tablets" 10 mg (the count must be followed by the tablet word)."""
     before = clause[max(0, amount_start - 20) : amount_start]
-    if not _UNIT_FORM_AFTER.match(clause, unit_end):
+    form = _UNIT_FORM_AFTER.match(clause, unit_end)
+    if not form:
         return 1.0
-    if _HALF_BEFORE.search(before):
+    if _HALF_BEFORE.search(before) or _HALF_AFTER.match(clause, form.end()):
         return 0.5
     count = _COUNT_BEFORE.search(before)
     return float(_COUNTS[count.group("n").lower()]) if count else 1.0
@@ -2116,6 +2173,7 @@ def _mentions(
     medicine_word: bool,
     blood_context: bool = False,
     weight_context: bool = False,
+    allergy_context: bool = False,
 ):
     start, end = span
     clause = text[start:end]
@@ -2151,6 +2209,7 @@ def _mentions(
         if frequency_match and medicine_word:
             frequency = _frequency(frequency_match.group())
             add("dose", IMPLIED, (None, None, frequency), frequency_match.start(), frequency_match.end())
+    values_found: list[tuple[str, str, int, int]] = []
     for name, values in a.categorical:
         taken: list[tuple[int, int]] = []
         for value, pattern in values:
@@ -2158,9 +2217,21 @@ def _mentions(
                 if any(s < m.end() and m.start() < e for s, e in taken):
                     continue
                 taken.append(m.span())
-                if _negated_before(clause, 0, m.start(), lexicon):
-                    continue  # issue 22u: "no DNACPR on file" states no decision, not a DNACPR
-                add(name, name, value, m.start(), m.end())
+                values_found.append((name, value, *m.span()))
+    stated = clause
+    for _, _, s, e in values_found:  # issue 22w: "not pregnant, not breastfeeding": a value's own "not"
+        stated = stated[:s] + " " * (e - s) + stated[e:]  # negates no later value
+    for name, value, s, e in values_found:
+        if not _negated_before(stated, 0, s, lexicon):  # issue 22u: "no DNACPR on file" is no DNACPR
+            add(name, name, value, s, e)
+    for m in _RESULT_ALONE.finditer(clause):  # issue 22w: "the letter they posted says positive"
+        if not any(s <= m.start() < e for _, _, s, e in values_found):
+            add(
+                "pregnancy_status",
+                IMPLIED,
+                "pregnant" if m.group("sign") in _POSITIVE else "not_pregnant",
+                *m.span(),
+            )
     if blood_context:
         for m in _BLOOD_GROUP.finditer(clause):
             rh = "+" if m.group("rh").lower() in ("+", "pos", "positive") else "-"
@@ -2220,6 +2291,12 @@ def _mentions(
         if date and not _DOCUMENT_DATE.search(clause, 0, date.start()):
             add("date", IMPLIED, _date_value(date), *date.span())
     absent = [m.span() for m in a.allergy_absent.finditer(clause)]
+    if (
+        allergy_context
+    ):  # issue 22w: in an allergy list, a source's field read as empty ("Pharmacy profile: nil")
+        absent += [
+            m.span("value") for m in _EMPTY_FIELD.finditer(clause) if a.source.search(clause, 0, m.start())
+        ]
     named = list(a.allergen.finditer(clause))
     for s, e in absent:
         add("allergy", "*", False, s, e)
@@ -2366,6 +2443,14 @@ def _resolve_implied(mentions: list[Mention], historic: frozenset[int] = frozens
     drugs = [m for m in mentions if m.attribute in ("medication_status", "dose") and m.key != IMPLIED]
     out = []
     for m in mentions:
+        if m.attribute == "pregnancy_status" and m.key == IMPLIED:
+            # issue 22w: a result stated alone is the pregnancy test of the neighbouring clause, if any
+            if any(
+                n.attribute == m.attribute and n.key != IMPLIED and abs(n.clause - m.clause) == 1
+                for n in mentions
+            ):
+                out.append(Mention(m.attribute, m.attribute, m.value, m.clause, m.start, m.end, True))
+            continue
         if m.attribute in ("date", "side", "lab_value") and m.key == IMPLIED:
             # issue 22s: a date, side or lab value without its event, part or analyte takes the one of
             # the neighbouring clause; with none there it is dropped
@@ -2402,6 +2487,23 @@ def _resolve_implied(mentions: list[Mention], historic: frozenset[int] = frozens
     return out
 
 
+def _class_stops(
+    clause_text: list[str], spans: list[tuple[int, int]], mentions: list[Mention], a: CompiledAttributes
+) -> list[Mention]:
+    """issue 22w: "not on anticoagulants" is a stop of each member of the class that another clause
+    names (as a dose or a status), so it meets "he takes warfarin every evening"."""
+    named = {m.key for m in mentions if m.attribute in ("dose", "medication_status") and m.key != IMPLIED}
+    out = []
+    for i, clause in enumerate(clause_text):
+        for pattern, members in a.class_absent:
+            for match in pattern.finditer(clause):
+                s, e = spans[i][0] + match.start(), spans[i][0] + match.end()
+                out += [
+                    Mention("medication_status", key, "stopped", i, s, e) for key in sorted(named & members)
+                ]
+    return out
+
+
 def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Mention]]:
     """Pairs of mentions in which two sources state the same attribute with different values.
 
@@ -2432,20 +2534,32 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     def flagged(pattern: regex.Pattern | None, i: int) -> bool:
         return pattern is not None and pattern.search(clause_text[i]) is not None
 
+    def changed(i: int) -> bool:
+        """A change cue outside the question the clause ends with ("…says 4.2, do I change my warfarin?")."""
+        if a.change is None:
+            return False
+        statement = clause_text[i]
+        if text[spans[i][1] : spans[i][1] + 1] == "?":
+            comma = statement.rfind(", ")
+            statement = statement[:comma] if comma > 0 else ""
+        return a.change.search(statement) is not None
+
     medicine_word = _MEDICINE_WORD.search(text) is not None
     blood_context = a.blood_cue is not None and a.blood_cue.search(text) is not None  # the text's topic
     weight_context = _WEIGHT_CONTEXT.search(text) is not None
+    allergy_context = _ALLERGY_CONTEXT.search(text) is not None
+    contexts = (medicine_word, blood_context, weight_context, allergy_context)
     found = []
     for i, (s, _) in enumerate(spans):
-        key = ("mentions", clause_text[i], medicine_word, blood_context, weight_context)
         relative = _memo(
             memo,
-            key,
-            lambda c: _mentions(c, (0, len(c)), 0, a, lexicon, medicine_word, blood_context, weight_context),
+            ("mentions", clause_text[i], *contexts),
+            lambda c: _mentions(c, (0, len(c)), 0, a, lexicon, *contexts),
         )
         found.extend(replace(m, clause=i, start=m.start + s, end=m.end + s) for m in relative)
     historic = frozenset(i for i, c in enumerate(clause_text) if _OTHER_EVENT.search(c))
     mentions = _resolve_implied(found, historic)
+    mentions += _class_stops(clause_text, spans, mentions, a)
     pairs = []
     for x, m in enumerate(mentions):
         for n in mentions[x + 1 :]:
@@ -2465,8 +2579,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             elif not (sources[i] or sources[j]) or (sources[i] and sources[i] == sources[j]):
                 continue
             if (
-                flagged(a.change, i)
-                or flagged(a.change, j)
+                changed(i)
+                or changed(j)
                 or flagged(a.explained, i)
                 or flagged(a.explained, j)
                 # issue 22u: or the verdict right after the second ("GP record states 5 mg OD. Consistent.")
