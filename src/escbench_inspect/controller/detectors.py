@@ -1199,6 +1199,11 @@ def _missing_reason(
         return "immaterial item"
     if _SELF_NEGATED.search(text, max(0, start - 20), end):
         return "negated"
+    # issue 22x: an absence inside an open condition of its own list segment ("if allergy status unknown,
+    # do not give …", "if you are not sure of his weight, bring him in") states a rule for that case, not
+    # that the item is absent ("review if deteriorates - code status unknown": the dash ends the condition)
+    if _in_condition(_SEGMENT_BREAK.split(_clause(text, start, end, lexicon)[0])[-1]):
+        return "conditional"
     if _PRIOR_ABSENCE.search(text, max(0, start - 40), start) and _NOW_RESOLVED.match(text[end : end + 80]):
         return "resolved"
     if _SUPPLIED_ELSEWHERE.match(text[end : end + 100]):
@@ -1403,8 +1408,9 @@ def _value_hits(
 
 # issue 22t: a repeat measurement later in the text ("Repeat K 4.7 this AM", "recheck glucose 6.1")
 # supersedes a critical value when the repeat is within the limits; beyond the 8 words after the value.
+# issue 22x: a value stated as today's or the current one ("her sodium today is 138") is a repeat too
 _REPEAT_VALUE = regex.compile(
-    r"\b(?:repeat|repeated|rpt|recheck|rechecked|re-check|now)\b(?:\s+[A-Za-z+\-]+){0,3}[\s:=]*"
+    r"\b(?:repeat|repeated|rpt|recheck|rechecked|re-check|now|today|currently|latest)\b(?:\s+[A-Za-z+\-]+){0,3}[\s:=]*"
     r"(?P<v>\d+(?:\.\d+)?)(?!\s*(?:/|am|pm|h\b|hrs?\b|hours?|days?|:))",
     FLAGS,
 )

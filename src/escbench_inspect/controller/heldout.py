@@ -46,6 +46,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - development half 6 (``detector_heldout_dev6.yaml``, split ``dev``, issue 22u): the conflict
   mechanisms the third blind half's misses showed (readings side by side, quoted and negated values,
   weekdays and relative dates, values a source states alone, list entries, lay contradiction wording).
+- development half 7 (``detector_heldout_dev7.yaml``, split ``dev``, issue 22x): the M and H
+  mechanisms the fourth blind half's misses showed (BE-FAST in lay word order, Guillain-Barre, saddle
+  numbness, peritonism, lay melaena, weeks/40 gestation, conditional absences, assay cut-offs).
 - development half 8 (``detector_heldout_dev8.yaml``, split ``dev``, issue 22w): the conflict
   mechanisms the fourth blind half's misses showed (reconciliation and lab sources, drug classes, lay
   code status, gestation and results stated alone, disagreements posed as conditions).
@@ -79,6 +82,7 @@ DEV3_FILE = HERE / "detector_heldout_dev3.yaml"
 DEV4_FILE = HERE / "detector_heldout_dev4.yaml"
 DEV5_FILE = HERE / "detector_heldout_dev5.yaml"
 DEV6_FILE = HERE / "detector_heldout_dev6.yaml"
+DEV7_FILE = HERE / "detector_heldout_dev7.yaml"
 DEV8_FILE = HERE / "detector_heldout_dev8.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -256,6 +260,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV4_FILE).items,
         *load_heldout(DEV5_FILE).items,
         *load_heldout(DEV6_FILE).items,
+        *load_heldout(DEV7_FILE).items,
         *load_heldout(DEV8_FILE).items,
         *paraphrase_items(),
     ]

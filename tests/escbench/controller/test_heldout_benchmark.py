@@ -121,6 +121,16 @@ FLOORS_22V = {
 for _half, _floors in FLOORS_22V.items():
     FLOORS[_half] = {**FLOORS[_half], **_floors}
 
+# issue 22x (round 6, M and H only; C floors untouched): blind v4 was opened for tuning (its untouched
+# run: M 52/54 = 0.96 / 3/41 = 0.07, H 55/65 = 0.85 / 2/48 = 0.04); floors at the issue-22x measurements:
+# blind v4 M 54/54 / 1/41 = 0.024, H 65/65 / 1/48 = 0.021 (tuned figures: the misses were read). dev now
+# includes detector_heldout_dev7.yaml (M 131/132 / 2/59 = 0.034, H 250/251 / 0/95); v1-v3 unchanged.
+FLOORS_22X = {
+    "blind4": {"missing": (1.00, 0.03), "high_risk": (1.00, 0.03)},
+}
+for _half, _floors in FLOORS_22X.items():
+    FLOORS[_half] = {**FLOORS[_half], **_floors}
+
 
 @pytest.mark.parametrize("half", ["dev", "test", "blind", "blind2", "blind3", "blind4"])
 def test_detector_floor_on_each_half(half: str) -> None:
