@@ -34,7 +34,12 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   Its misses were read for issue 22u: since then "blind v3 (seen)".
 - blind half 4 (``detector_heldout_blind4.yaml``, split ``blind4``, ids ``xh_``/``xc_``/``xm_``, issue
   22u): a fourth half written independently (``docs/blind_halves/author_spec_v4.md``), the blind
-  schema; frozen before the round it tests was merged.
+  schema; frozen before the round it tests was merged. Its misses were read for issue 22w/22x: since
+  then "blind v4 (seen)".
+- blind half 5 (``detector_heldout_blind5.yaml``, split ``blind5``, ids ``yh_``/``yc_``/``ym_``, issue
+  22w): a fifth half written independently (``docs/blind_halves/author_spec_v5.md``; the authors and
+  the reviewer reported counts and ids only), the blind schema; frozen before the round it tests was
+  merged.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -53,7 +58,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   mechanisms the fourth blind half's misses showed (reconciliation and lab sources, drug classes, lay
   code status, gestation and results stated alone, disagreements posed as conditions).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|blind3|blind4|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|blind3|blind4|blind5|all]
 [--assertion rules|context] [--json] [--misses]``.
 """
 
@@ -87,24 +92,35 @@ DEV8_FILE = HERE / "detector_heldout_dev8.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
-Half = Literal["dev", "test", "blind", "blind2", "blind3", "blind4"]
-HALVES: tuple[Half, ...] = ("dev", "test", "blind", "blind2", "blind3", "blind4")
-SPLIT_PREFIX = {"dev": "d", "test": "t", "blind": "b", "blind2": "v", "blind3": "w", "blind4": "x"}
+BLIND5_FILE = HERE / "detector_heldout_blind5.yaml"
+Half = Literal["dev", "test", "blind", "blind2", "blind3", "blind4", "blind5"]
+HALVES: tuple[Half, ...] = ("dev", "test", "blind", "blind2", "blind3", "blind4", "blind5")
+SPLIT_PREFIX = {
+    "dev": "d",
+    "test": "t",
+    "blind": "b",
+    "blind2": "v",
+    "blind3": "w",
+    "blind4": "x",
+    "blind5": "y",
+}
 HALF_TITLES = {
     "dev": "dev half",
     "test": "test v1 (seen)",
     "blind": "blind v1 (seen)",
     "blind2": "blind v2 (seen)",
     "blind3": "blind v3 (seen)",
-    "blind4": "blind half 4",
+    "blind4": "blind v4 (seen)",
+    "blind5": "blind half 5",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
-BLIND_HALVES: tuple[Half, ...] = ("blind", "blind2", "blind3", "blind4")
+BLIND_HALVES: tuple[Half, ...] = ("blind", "blind2", "blind3", "blind4", "blind5")
 
 
 def blind_file(half: Half) -> Path:
     """The file of a blind half (read from the module at call time, so tests can point it elsewhere)."""
-    return {"blind": BLIND_FILE, "blind2": BLIND2_FILE, "blind3": BLIND3_FILE, "blind4": BLIND4_FILE}[half]
+    files = {"blind": BLIND_FILE, "blind2": BLIND2_FILE, "blind3": BLIND3_FILE, "blind4": BLIND4_FILE}
+    return {**files, "blind5": BLIND5_FILE}[half]
 
 
 RECALL_GOAL = 0.80

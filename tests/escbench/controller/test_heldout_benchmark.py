@@ -61,40 +61,36 @@ def test_bad_entry_is_named(tmp_path: Path, old: str, new: str, message: str) ->
     assert "bench.yaml" in str(info.value) and message in str(info.value)
 
 
-# Regression floors. Issue 22 set them at its figures (test half C recall 0.75, below the 0.80 goal).
-# Issue 22r tuned on the dev half (now with detector_heldout_dev2.yaml) AND on the test half, whose
-# misses had been read: since then it is "test v1, seen", a tuning half like dev, and these floors sit
-# at the issue-22r measurements (dev C 1.00/0.00, M 0.99/0.00, H 0.99/0.00; test v1 C 1.00/0.00,
-# M 1.00/0.00, H 1.00/0.00). Untouched test data is the blind half, added after tuning.
-# Issue 22s: the dev half gained detector_heldout_dev3.yaml; the blind half was read ("blind v1,
-# seen") and is a tuning half too. Floors moved to the issue-22s measurements (dev C 1.00/0.00,
-# M 0.99/0.05, H 0.995/0.00; blind v1 C 0.957/0.00, M 1.00/0.00, H 1.00/0.024). These are tuned
-# figures, not test figures: the untouched test is the second blind half (blind2).
+# Regression floors: the figures of the detectors as they stand, per half. Only the newest blind half
+# holds untouched figures (its one run before anyone read it); every other half has been read and
+# tuned on, so its floor is a tuned figure (an upper bound), kept so that later rounds do not lose it.
+# The untouched first runs of every blind half are in docs/controller.md ("The figures to quote"):
+# v1 C 0.52/0.17 M 0.73/0.14 H 0.75/0.14 (round 2); v2 0.61/0.16, 0.73/0.11, 0.78/0.20 (round 3);
+# v3 0.53/0.09, 0.80/0.06, 0.86/0.14 (round 4); v4 0.64/0.14, 0.96/0.07, 0.85/0.04 (round 5).
 FLOORS = {
-    # dev M FPR 0.053: two dev2 near misses (an onset time in a documentation task, a duration in a
-    # triage one) were written under the exhaustive reading of the needed lists; the shipped
-    # `unlisted_item: fire` flags an absence unless the policy lists the item as immaterial
-    "dev": {"conflict": (1.00, 0.00), "missing": (0.98, 0.06), "high_risk": (0.99, 0.00)},
-    "test": {"conflict": (0.95, 0.05), "missing": (0.95, 0.05), "high_risk": (0.95, 0.05)},
-    # blind v1 (seen): C misses a fill history "since 2022" against an inpatient list (read as another
-    # setting) and two relative times of a fall; H fires on a father's retinal detachment
-    "blind": {"conflict": (0.95, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
-    # issue 22t: blind v2 was run once untouched (C 0.61/0.16, M 0.73/0.11, H 0.78/0.20), then read
-    # ("blind v2, seen"); floors at the issue-22t measurements (C 34/49 = 0.694 / 1/38 = 0.026, M 37/48 =
-    # 0.771 / 2/37 = 0.054, H 51/60 = 0.85 / 1/45 = 0.022): tuned figures, C and M below the recall goal
-    "blind2": {"conflict": (0.69, 0.03), "missing": (0.77, 0.06), "high_risk": (0.85, 0.03)},
-    # blind v3: its one untouched run on the shipped detectors (C 26/49 = 0.53 / 3/33 = 0.09, M 41/51 =
-    # 0.80 / 2/36 = 0.06, H 50/58 = 0.86 / 6/42 = 0.14) -- the figures to quote; C below the goal
-    "blind3": {"conflict": (0.53, 0.10), "missing": (0.80, 0.06), "high_risk": (0.86, 0.15)},
-    # blind v4: its one untouched run on the round-5 detectors (C 37/58 = 0.64 / 6/43 = 0.14, M 52/54 =
-    # 0.96 / 3/41 = 0.07, H 55/65 = 0.85 / 2/48 = 0.04) -- the figures to quote; C below the goal
-    "blind4": {"conflict": (0.63, 0.14), "missing": (0.96, 0.08), "high_risk": (0.84, 0.05)},
+    # dev (dev1-dev8 and the paraphrase set): C 198/198 / 0/76, M 131/132 / 2/59 (two dev2 near misses
+    # written under the exhaustive reading of the needed lists), H 250/251 / 0/95
+    "dev": {"conflict": (1.00, 0.00), "missing": (0.99, 0.04), "high_risk": (0.99, 0.00)},
+    "test": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v1 (seen): C misses two relative times of one fall; H fires on a father's retinal detachment
+    "blind": {"conflict": (0.97, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
+    # blind v2 (seen): C 45/49 (a weekday against "this morning", "when he went to bed", LE/RE sides,
+    # intolerance vs allergy); H 1/45 (a lab comment "requested for chest pain")
+    "blind2": {"conflict": (0.91, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
+    # blind v3 (seen): C 47/49 (wrist against hand, LE)
+    "blind3": {"conflict": (0.95, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v4 (seen): C 56/58 (clock times of one fall, codeine vs morphine), M 1/41, H 1/48
+    "blind4": {"conflict": (0.96, 0.00), "missing": (1.00, 0.03), "high_risk": (1.00, 0.03)},
+    # blind v5: its one untouched run on the round-6 detectors (C 40/59 = 0.68 / 3/43 = 0.07, M 44/52 =
+    # 0.85 / 2/41 = 0.05, H 57/62 = 0.92 / 6/47 = 0.13) -- the figures to quote; C below the goal
+    "blind5": {"conflict": (0.67, 0.07), "missing": (0.84, 0.05), "high_risk": (0.91, 0.13)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
 BLIND_SHA256 = {
     "blind3": "3da6d909f6af289f933c4602f746227c07e37c3e43f9eefc880a57d050e47198",
     "blind4": "1ab38a6f9ff961cfd4680592584d811cdfe6626e0ffb7427b0c62f45752a971f",
+    "blind5": "9ca4fbc5c0096c35fdb4c2a84196e2eea36996ec249bc16e655fbb0de781fa7e",
 }
 
 
@@ -105,34 +101,7 @@ def test_blind_half_is_frozen(half: str) -> None:
     assert hashlib.sha256(blind_file(half).read_bytes()).hexdigest() == BLIND_SHA256[half]  # type: ignore[arg-type]
 
 
-# issue 22v (round 5, M and H only; C floors untouched): blind v3 was opened for tuning and the M and H
-# misses of blind v1-v3 were read together; floors at the issue-22v measurements. dev now includes
-# detector_heldout_dev5.yaml (M 127/128 = 0.992 / 2/56 = 0.036, H 236/237 = 0.996 / 0/86); test v1 M
-# 16/16 / 0/14, H 38/38 / 0/29; blind v1 M
-# 44/44 / 0/37, H 57/57 / 1/42 = 0.024; blind v2 M 48/48 / 0/37, H 60/60 / 1/45 = 0.022; blind v3 M
-# 51/51 / 0/36, H 58/58 / 0/42. All tuned figures (the misses were read): blind v4 is the test.
-FLOORS_22V = {
-    "dev": {"missing": (0.99, 0.04), "high_risk": (0.99, 0.00)},
-    "test": {"missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
-    "blind": {"missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
-    "blind2": {"missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
-    "blind3": {"missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
-}
-for _half, _floors in FLOORS_22V.items():
-    FLOORS[_half] = {**FLOORS[_half], **_floors}
-
-# issue 22x (round 6, M and H only; C floors untouched): blind v4 was opened for tuning (its untouched
-# run: M 52/54 = 0.96 / 3/41 = 0.07, H 55/65 = 0.85 / 2/48 = 0.04); floors at the issue-22x measurements:
-# blind v4 M 54/54 / 1/41 = 0.024, H 65/65 / 1/48 = 0.021 (tuned figures: the misses were read). dev now
-# includes detector_heldout_dev7.yaml (M 131/132 / 2/59 = 0.034, H 250/251 / 0/95); v1-v3 unchanged.
-FLOORS_22X = {
-    "blind4": {"missing": (1.00, 0.03), "high_risk": (1.00, 0.03)},
-}
-for _half, _floors in FLOORS_22X.items():
-    FLOORS[_half] = {**FLOORS[_half], **_floors}
-
-
-@pytest.mark.parametrize("half", ["dev", "test", "blind", "blind2", "blind3", "blind4"])
+@pytest.mark.parametrize("half", sorted(FLOORS))
 def test_detector_floor_on_each_half(half: str) -> None:
     from escbench_inspect.controller.detectors import detect
     from escbench_inspect.controller.heldout import blind_file, heldout_quality
@@ -163,6 +132,7 @@ BLIND_SPLITS = {
     "blind2": ("v", "BLIND2_FILE"),
     "blind3": ("w", "BLIND3_FILE"),
     "blind4": ("x", "BLIND4_FILE"),
+    "blind5": ("y", "BLIND5_FILE"),
 }
 
 
