@@ -19,10 +19,12 @@ from escbench_inspect.controller.detectors import (
 )
 
 DEV6 = heldout.load_heldout(heldout.DEV6_FILE).items
+# the C development items of rounds 5 (dev6) and 6 (dev8), each read as labelled
+C_DEV = [*DEV6, *heldout.load_heldout(heldout.DEV8_FILE).items]
 
 
-@pytest.mark.parametrize("item", DEV6, ids=[i.id for i in DEV6])
-def test_dev6_item_reads_as_labelled(item: heldout.HeldoutItem) -> None:
+@pytest.mark.parametrize("item", C_DEV, ids=[i.id for i in C_DEV])
+def test_c_dev_item_reads_as_labelled(item: heldout.HeldoutItem) -> None:
     detection = detect(item.text)
     assert detection.conflict == (item.label == "positive"), detection.evidence
 
