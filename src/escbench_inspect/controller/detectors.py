@@ -1694,7 +1694,7 @@ _WEEKDAY = (
     # issue 22w: a capitalised three-letter weekday ("pt says Tues AM, wife says Mon PM"), not "Sat 94%"
     + r"|\b(?-i:(?P<wd3>Mon|Tue|Wed|Thu|Fri|Sat|Sun))\b(?![\s:]*\d)"
 )
-_WEEKDAY3 = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
+_WEEKDAY3 = {name[:3]: day for name, day in _WEEKDAYS.items()}  # "Mon" … "Sun", from the names
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _UNIT_DAYS = {"d": 1, "w": 7, "m": 30}
 _RELATIVE = (
@@ -2140,7 +2140,6 @@ _RESULT_ALONE = regex.compile(
     r"\b(?:says?|said|shows?|showed|reads?|came\s+back(?:\s+as)?|was)\s+(?P<sign>positive|\+ve|negative|-ve)\b",
     FLAGS,
 )
-_POSITIVE = frozenset({"positive", "+ve", "Positive", "POSITIVE", "+VE"})
 _EMPTY_FIELD = regex.compile(r"[:\-–]\s*(?P<value>nil(?:\s+known)?|none(?:\s+known)?|nkda|nka)\s*$", FLAGS)
 _HALF_BEFORE = regex.compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
 # issue 22w: the count after the strength ("amlodipine 10mg tablets, half a tablet daily")
@@ -2229,7 +2228,7 @@ def _mentions(
             add(
                 "pregnancy_status",
                 IMPLIED,
-                "pregnant" if m.group("sign") in _POSITIVE else "not_pregnant",
+                "pregnant" if m.group("sign").lower() in ("positive", "+ve") else "not_pregnant",
                 *m.span(),
             )
     if blood_context:
