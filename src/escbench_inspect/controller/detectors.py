@@ -1709,13 +1709,37 @@ _MONTH_ALONE = (
 )
 _DATE_STATED = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _MONTH_ALONE, FLAGS)
 _DATE_EVENT = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _RELATIVE + _MONTH_ALONE, FLAGS)
+# issue 22y: the clock time of a dated event ("records the fall at 14:10 today"; "put it at 09:30"),
+# 24 h with a colon or a point, four digits with "h"/"hrs", or 12 h with am/pm
+_CLOCK = regex.compile(
+    r"(?<![\d/.:])(?:(?P<h>[01]?\d|2[0-3])[:.](?P<m>[0-5]\d)(?!\d|\s*(?:mg|mmol|kg|%|/))"
+    r"(?:\s*(?P<ap>am|pm)\b)?|(?P<h2>[01]\d|2[0-3])(?P<m2>[0-5]\d)\s*(?:h|hrs|hours)\b"
+    r"|(?P<h3>1[0-2]|0?[1-9])\s*(?P<ap3>am|pm)\b)",
+    FLAGS,
+)
+# the clause states a time without its event ("care home notes put it at 09:30")
+_TIME_STATED = regex.compile(
+    r"\b(?:put|puts|putting|has|had|says?|said|records?|recorded)\s+it\s+(?:at|as)\s*$", FLAGS
+)
+CLOCK_TOLERANCE_MINUTES = 60
+# issue 22y: a document's making ("forecast auto-generated 2026-08-25"), unlike an operation note
+# "dated" the day of the operation
+_GENERATED = regex.compile(
+    r"\b(?:generated|printed|typed|dictated|faxed|produced|run)(?:\s+(?:on|at))?\s*$", FLAGS
+)
+# an event's word that names a record ("immunization registry", "vaccination card")
+_SOURCE_NAMED_AFTER = regex.compile(
+    r"\s+(?:registry|register|records?|card|printout|history|letter|clinic|team|status|schedule|list|forecast"
+    r"|summary|report)\b",
+    FLAGS,
+)
 _REPORTING = regex.compile(
     r"\b(?:says?|said|states?|stated|records?|recorded|reads?|shows?|showed|lists?|listed|documents?|documented"
     r"|dated|gives?|gave|has\s+it)\b",
     FLAGS,
 )
 _BARE_NUMBER = regex.compile(
-    r"(?<![\w./:])(?P<value>\d+(?:\.\d+)?)(?![\d.:/%]|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
+    r"(?<![\w./:])(?P<value>\d+(?:\.\d+)?)(?![\d.:/%]|(?:st|nd|rd|th)\b|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
     r"|ml|l|units?|iu|tabs?|tablets?|caps?|capsules?|puffs?|drops?|doses?|days?|d|weeks?|wks?|months?|years?|yrs?"
     r"|y|hours?|hrs?|h|mins?|minutes?|am|pm|times|cm|mm|kpa|bpm|breaths|mmhg|o'?clock|%)\b))",
     FLAGS,
@@ -1728,7 +1752,9 @@ _REPORTED_VALUE = regex.compile(
 # issue 22s: a document's own date ("referral dated 12/03", "letter typed on …") is not an event's
 _DOCUMENT_DATE = regex.compile(
     r"\b(?:dated|dictated|typed|written|sent|received|printed|faxed|signed|issued|generated|seen|reviewed)"
-    r"(?:\s+(?:on|at))?\s*$",
+    r"(?:\s+(?:on|at))?\s*$"
+    # issue 22y: or a printout's, an extract's ("State immunization registry printout, 2026-09-14: …")
+    r"|\b(?:printout|print-out|extract|download)\s*,?\s*$",
     FLAGS,
 )
 # issue 22s: a side stated without its body part ("the referral letter says right-sided")
@@ -1738,9 +1764,14 @@ _SIDE_ALONE = regex.compile(
     r"|(?<=\b(?:says?|said|shows?|showed|reads?|states?|stated|marked|lists?|listed|records?|recorded)\s+"
     r"(?:as\s+|the\s+)?)(?P<side3>left|right)\b(?![\s-]+(?:sided?|ventricular|ventricle|atrial|atrium|bundle"
     r"|heart|lobe|hemisphere|hand\s+side)\b)"
-    r"|\b(?:my|his|her|their|the)\s+(?P<side4>left|right)\s+one\b)",
+    r"|\b(?:my|his|her|their|the)\s+(?P<side4>left|right)\s+one\b"
+    # issue 22y: a record that has the part "as the left" ("handover sheet has the swollen calf as the left")
+    r"|(?<=\b(?:has|have|had|lists?|listed|records?|recorded|puts?|marks?|marked|documents?|documented)\b"
+    r"[^.;,]{0,30}\bas\s+the\s+)(?P<side5>left|right)\b)",
     FLAGS,
 )
+# issue 22y: the ophthalmic abbreviations of a side, upper case ("dense cataract in the LE")
+_EYE_SIDE = regex.compile(r"\b(?-i:(?P<side>[LR])E)\b")
 # issue 22u: the chart abbreviations of a side before a body part ("L knee", "R TKR", "Lt hip")
 SIDE_WORD = r"(?P<side>left|right|lt|rt|(?-i:L|R))"
 _SIDE_NAMES = {"l": "left", "lt": "left", "r": "right", "rt": "right"}
@@ -1791,14 +1822,43 @@ _BLOOD_GROUP = regex.compile(
     r"(?<![\w])(?P<abo>AB|A|B|O)\s*(?:(?i:rh)\s*D?\s*|(?i:rhd)\s*)?"
     r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive)?|neg(?:ative)?)\b)"
 )
-_ALLERGY_AFTER = regex.compile(r"\s+allerg(?:y|ies)\b", FLAGS)
+# issue 22y: or its reaction ("radiology system flags iodinated contrast reaction (hives)")
+_ALLERGY_AFTER = regex.compile(r"\s+(?:allerg(?:y|ies)|reactions?)\b", FLAGS)
+# issue 22y: an allergy record that names its only allergen ("GP summary: allergy = erythromycin only")
+_ONLY_AFTER = regex.compile(r"\s+only\b", FLAGS)
+# issue 22y: a weight measured within the last fortnight is today's weight's peer, not its history:
+# outside a fluid shift the text would state (an explained cue), an adult's weight does not change by
+# 10 % within days, and an infant gains about 150-200 g a week (WHO Child Growth Standards)
+_RECENT = regex.compile(
+    r"\b(?:(?:[1-9]|1[0-4]|one|two|three|four|five|six|seven|a\s+few|few)\s+days?\s+ago|yesterday"
+    r"|last\s+night|(?:this|last)\s+week|(?:a|one|1)\s+(?:week|wk)\s+ago)\b",
+    FLAGS,
+)
+# issue 22y: a gestational age stated now, in weeks(+days): "14 weeks pregnant", "32+4/40", "a gestation
+# of 9+2 weeks", "GA 20 wks"; not the time of an event ("booked at 10/40", "delivered at 38 weeks")
+_GESTATION = regex.compile(
+    r"(?<!\b(?:at|by|from|since|before|after|until|till)\s)(?<![\w+/.])"
+    r"(?:(?P<w>\d{1,2})(?:\+(?P<d>[0-6]))?\s*/\s*40\b"
+    r"|(?P<w2>\d{1,2})(?:\+(?P<d2>[0-6]))?\s*(?:weeks?|wks?)(?:\s+(?:and\s+)?(?P<dd>[0-6])\s+days?)?"
+    r"\s+(?:pregnant|gestation|of\s+gestation|of\s+pregnancy)\b)"
+    r"|\b(?:gestation(?:al\s+age)?|ga)\s*(?:of|:|=|is|was)?\s*(?P<w3>\d{1,2})(?:\+(?P<d3>[0-6]))?"
+    r"(?=\s*(?:weeks?|wks?|/\s*40)\b)",
+    FLAGS,
+)
+# Two sources' gestations that differ by more than a week: the first-trimester threshold for redating a
+# pregnancy by its crown-rump length (ACOG Committee Opinion 700, 2017)
+GESTATION_TOLERANCE_WEEKS = 1.0
 # A blood group does not change with time: an "old" or "historical" group that differs is a conflict.
-HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value"})
+HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation"})
 # issue 22u: a quoted field value ("allergies as 'none'"); an apostrophe inside a word stays
 _FIELD_QUOTE = regex.compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"“”]")
 # issue 22w: a spaced dash joins two sources' statements as a comma does ("she says 10 mg - box says 5 mg")
 _COMMA = regex.compile(r",(?=\s)\s*|\s+[-–—]\s+")
-_PRONOUN_AFTER = regex.compile(r"\s+(?:it|them)\b", FLAGS)
+# issue 22y: or the compliance aid it is packed in ("still on dosette from pharmacy")
+_PRONOUN_AFTER = regex.compile(
+    r"\s+(?:it|them|(?:the\s+|his\s+|her\s+|their\s+)?(?:dosette|blister\s+pack|nomad|compliance\s+aid)\b)",
+    FLAGS,
+)
 _PRONOUN_BEFORE = regex.compile(r"\b(?:it|them)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
 _NEGATED_ACTIVITY = regex.compile(r"\b(?:no|not|never)\s+(?:\w+\s+){0,1}$", FLAGS)
 _INSTRUCTION_GAP_WORDS = 6
@@ -1903,7 +1963,7 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             # issue 22u: the record between analyte and value ("CBG on MAR 4.2 mmol/L"), or a few words
             # before an equals sign ("glucose drawn 0600 = 7.1 mmol/L")
             + r"(?:\s+(?:on|per|from|in|by)\s+(?:the\s+)?[a-z][\w-]*|(?:\s+[\w@:-]+){1,3}?(?=\s*=)"
-            + r"|\s+(?:on\s+)?(?:the\s+)?same\s+(?:draw|sample|specimen|check|time))?"
+            + r"|\s+(?:(?:on|from|in)\s+)?(?:the\s+)?same\s+(?:draw|sample|specimen|check|time))?"
             + r"[\s:=]{0,3}(?:(?:was|is|of)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])"
             + unit_group,
             FLAGS,
@@ -1935,9 +1995,10 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         class_absent=tuple(
             (
                 regex.compile(
-                    r"\b(?:not\s+on|no|never\s+on|not\s+taking|not\s+prescribed)\s+(?:any\s+)?(?:"
-                    + _alternation(drug_class.names).pattern
-                    + ")",
+                    # issue 22y: or had none of it ("hasn't had any insulin for 2 wks")
+                    r"\b(?:not\s+on|no|never\s+on|not\s+taking|not\s+prescribed"
+                    r"|(?:has|have|had)(?:n'?t|\s+not)\s+(?:had|taken|been\s+(?:given|on)|received))"
+                    r"\s+(?:any\s+)?(?:" + _alternation(drug_class.names).pattern + ")",
                     FLAGS,
                 ),
                 frozenset(m.lower() for m in drug_class.members),
@@ -2013,6 +2074,26 @@ def _group(match: regex.Match, name: str) -> str | None:
 
 
 DateReading = tuple[int | None, int | None, int | None, int | None, int | None]
+
+
+def _clock_minutes(match: regex.Match) -> int:
+    """Minutes after midnight of a clock time."""
+    if match.group("h3"):
+        hour, minute, half = int(match.group("h3")), 0, match.group("ap3").lower()
+    elif match.group("h2"):
+        hour, minute, half = int(match.group("h2")), int(match.group("m2")), None
+    else:
+        hour, minute = int(match.group("h")), int(match.group("m"))
+        half = match.group("ap").lower() if match.group("ap") else None
+    if half is not None:
+        hour = hour % 12 + (12 if half == "pm" else 0)
+    return hour * 60 + minute
+
+
+def _clocks_differ(u: int, v: int) -> bool:
+    """Two clock times more than an hour apart, round the clock (23:50 and 00:20 are 30 minutes)."""
+    gap = abs(u - v)
+    return min(gap, 24 * 60 - gap) > CLOCK_TOLERANCE_MINUTES
 
 
 def _date_value(match: regex.Match) -> frozenset[DateReading]:
@@ -2182,7 +2263,8 @@ def _mentions(
         out.append(Mention(attribute, key, value, index, start + s, start + e, key == IMPLIED))
 
     dosed: list[tuple[int, int]] = []
-    for drug in a.drug.finditer(clause):
+    drugs = list(a.drug.finditer(clause))
+    for drug in drugs:
         tail = _DOSE_TAIL.match(clause, drug.end())
         if not tail:
             continue
@@ -2194,6 +2276,9 @@ def _mentions(
         frequency = _frequency(clause[tail.end() : tail.end() + 40])
         value = (round(amount, 6), unit, frequency)
         add("dose", _drug_key(drug.group("drug")), value, drug.start(), tail.end())
+    for drug in drugs:  # issue 22y: a drug named alone, the referent of "stopped it"
+        if not any(s <= drug.start() < e for s, e in dosed):
+            add("drug", _drug_key(drug.group("drug")), None, drug.start(), drug.end())
     for amount in _IMPLIED_DOSE.finditer(clause):
         if any(s <= amount.start() < e for s, e in dosed) or _WEIGHT_NEAR.search(clause):
             continue
@@ -2273,18 +2358,37 @@ def _mentions(
         add("side", a.part_group[s.group("part").lower()], _SIDE_NAMES.get(side, side), s.start(), s.end())
     for s in _SIDE_ALONE.finditer(clause):
         if not any(t.start() <= s.start() < t.end() for t in sides):
-            side = next(s.group(g) for g in ("side", "side2", "side3", "side4") if s.group(g))
+            side = next(s.group(g) for g in ("side", "side2", "side3", "side4", "side5") if s.group(g))
             add("side", IMPLIED, side.lower(), *s.span())
+    for g in _GESTATION.finditer(clause):
+        weeks = next(g.group(k) for k in ("w", "w2", "w3") if g.group(k))
+        days = next((g.group(k) for k in ("d", "d2", "dd", "d3") if g.group(k)), "0")
+        add("gestation", "gestation", int(weeks) + int(days) / 7, *g.span())
+    for s in _EYE_SIDE.finditer(clause):
+        add("side", "eye", _SIDE_NAMES[s.group("side").lower()], *s.span())
     dated_event = False
     for name, pattern in a.date_attributes:
         for attr in pattern.finditer(clause):
-            date = _DATE_EVENT.search(clause, attr.end(), min(len(clause), attr.end() + 40))
+            if _SOURCE_NAMED_AFTER.match(clause, attr.end()):
+                continue  # issue 22y: "immunization registry printout, 2026-09-14" is a document's date
+            window = min(len(clause), attr.end() + 40)
+            date = _DATE_EVENT.search(clause, attr.end(), window)
+            if date and _GENERATED.search(clause, attr.end(), date.start()):
+                date = None  # issue 22y: "immunization forecast auto-generated 2026-08-25" is the document's
+            key = name
+            if name == "treatment_cycle":  # "cycle 3" and "cycle 4" are two events
+                key += "".join(c for c in attr.group() if c.isdigit())
             if date:
                 dated_event = True
-                key = name
-                if name == "treatment_cycle":  # "cycle 3" and "cycle 4" are two events
-                    key += "".join(c for c in attr.group() if c.isdigit())
                 add("date", key, _date_value(date), attr.start(), date.end())
+            clock = _CLOCK.search(clause, attr.end(), window)
+            if clock:  # issue 22y: and its clock time
+                dated_event = True
+                add("time", key, _clock_minutes(clock), attr.start(), clock.end())
+    if not dated_event:
+        for clock in _CLOCK.finditer(clause):
+            if _TIME_STATED.search(clause, 0, clock.start()):
+                add("time", IMPLIED, _clock_minutes(clock), *clock.span())
     if not dated_event and _REPORTING.search(clause) and a.source.search(clause):
         date = _DATE_STATED.search(clause)  # "the cardiology letter says March 2021": the event nearby
         if date and not _DOCUMENT_DATE.search(clause, 0, date.start()):
@@ -2304,6 +2408,8 @@ def _mentions(
             continue
         after = next((n for n in named if m.end() <= n.start() <= m.end() + 40), None)
         add("allergy", _allergen_key(after, a) if after else "*", True, m.start(), (after or m).end())
+        if after and _ONLY_AFTER.match(clause, after.end()):
+            add("allergy", "*", ("only", _allergen_key(after, a)), m.start(), after.end())
     for n in named:
         if _ALLERGY_AFTER.match(clause, n.end()) and not _negated_before(clause, 0, n.start(), lexicon):
             add("allergy", _allergen_key(n, a), True, n.start(), n.end())
@@ -2402,6 +2508,9 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
     if m.clause == n.clause and not (m.same_clause or n.same_clause):
         return False
     if m.attribute == "allergy":
+        for only, other in ((m, n), (n, m)):
+            if isinstance(only.value, tuple):  # issue 22y: "allergy = X only" against another allergen
+                return other.value is True and other.key not in ("*", only.value[1])
         return m.value != n.value and (m.key == n.key or "*" in (m.key, n.key))
     if m.key != n.key:
         return False
@@ -2418,6 +2527,10 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
         return abs(m.value - n.value) > tolerance * max(m.value, n.value)  # type: ignore[operator]
     if m.attribute == "date":
         return _dates_differ(m.value, n.value)  # type: ignore[arg-type]
+    if m.attribute == "gestation":
+        return abs(m.value - n.value) > GESTATION_TOLERANCE_WEEKS  # type: ignore[operator]
+    if m.attribute == "time":
+        return _clocks_differ(m.value, n.value)  # type: ignore[arg-type]
     return m.value != n.value
 
 
@@ -2439,7 +2552,7 @@ def _resolve_implied(mentions: list[Mention], historic: frozenset[int] = frozens
     A date in a clause that speaks of history ("previous injection 01/11/2023") is another event's,
     not the neighbouring clause's (issue 22u)."""
     named = [m for m in mentions if m.attribute == "dose" and m.key != IMPLIED]
-    drugs = [m for m in mentions if m.attribute in ("medication_status", "dose") and m.key != IMPLIED]
+    drugs = [m for m in mentions if m.attribute in ("medication_status", "dose", "drug") and m.key != IMPLIED]
     out = []
     for m in mentions:
         if m.attribute == "pregnancy_status" and m.key == IMPLIED:
@@ -2450,10 +2563,10 @@ def _resolve_implied(mentions: list[Mention], historic: frozenset[int] = frozens
             ):
                 out.append(Mention(m.attribute, m.attribute, m.value, m.clause, m.start, m.end, True))
             continue
-        if m.attribute in ("date", "side", "lab_value") and m.key == IMPLIED:
+        if m.attribute in ("date", "time", "side", "lab_value") and m.key == IMPLIED:
             # issue 22s: a date, side or lab value without its event, part or analyte takes the one of
             # the neighbouring clause; with none there it is dropped
-            if m.attribute == "date" and m.clause in historic:
+            if m.attribute in ("date", "time") and m.clause in historic:
                 continue
             near = [
                 n
@@ -2533,6 +2646,13 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     def flagged(pattern: regex.Pattern | None, i: int) -> bool:
         return pattern is not None and pattern.search(clause_text[i]) is not None
 
+    def historic_for(attribute: str, i: int) -> bool:
+        """The clause speaks of history; for a weight, a measurement of the last fortnight does not."""
+        if a.history is None:
+            return False
+        clause = _RECENT.sub(" ", clause_text[i]) if attribute == "weight" else clause_text[i]
+        return a.history.search(clause) is not None
+
     def changed(i: int) -> bool:
         """A change cue outside the question the clause ends with ("…says 4.2, do I change my warfarin?")."""
         if a.change is None:
@@ -2589,7 +2709,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             if m.attribute in a.spec.history_only and (flagged(a.history, i) or flagged(a.history, j)):
                 continue  # issue 22s: a code status "during his 2022 admission" is that admission's
             if m.attribute in HISTORY_SENSITIVE and (
-                flagged(a.history, i) or flagged(a.history, j) or dated[i] or dated[j]
+                historic_for(m.attribute, i) or historic_for(m.attribute, j) or dated[i] or dated[j]
             ):
                 continue
             if m.attribute == "side" and (flagged(a.bilateral, i) or flagged(a.bilateral, j)):

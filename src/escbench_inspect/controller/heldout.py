@@ -39,7 +39,11 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 5 (``detector_heldout_blind5.yaml``, split ``blind5``, ids ``yh_``/``yc_``/``ym_``, issue
   22w): a fifth half written independently (``docs/blind_halves/author_spec_v5.md``; the authors and
   the reviewer reported counts and ids only), the blind schema; frozen before the round it tests was
-  merged.
+  merged. Its misses were read for issue 22y: since then "blind v5 (seen)".
+- blind half 6 (``detector_heldout_blind6.yaml``, split ``blind6``, ids ``zh_``/``zc_``/``zm_``, issue
+  22y): a sixth half written independently by three authors, one per detector
+  (``docs/blind_halves/author_spec_v6.md``: at least seven positives per C family; counts and ids
+  only reported), the blind schema; frozen before the round it tests was merged.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -57,8 +61,12 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - development half 8 (``detector_heldout_dev8.yaml``, split ``dev``, issue 22w): the conflict
   mechanisms the fourth blind half's misses showed (reconciliation and lab sources, drug classes, lay
   code status, gestation and results stated alone, disagreements posed as conditions).
+- development half 9 (``detector_heldout_dev9.yaml``, split ``dev``, issue 22y): the conflict
+  mechanisms the fifth blind half's misses showed (sources that both say one side, recent weights,
+  flagged reactions, an allergy record's only allergen, doses given at a time, collection times,
+  vaccines by name, never-taken drugs, compliance aids, advance directives, gestations, clock times).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|blind3|blind4|blind5|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind6|all]
 [--assertion rules|context] [--json] [--misses]``.
 """
 
@@ -89,12 +97,14 @@ DEV5_FILE = HERE / "detector_heldout_dev5.yaml"
 DEV6_FILE = HERE / "detector_heldout_dev6.yaml"
 DEV7_FILE = HERE / "detector_heldout_dev7.yaml"
 DEV8_FILE = HERE / "detector_heldout_dev8.yaml"
+DEV9_FILE = HERE / "detector_heldout_dev9.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
 BLIND5_FILE = HERE / "detector_heldout_blind5.yaml"
-Half = Literal["dev", "test", "blind", "blind2", "blind3", "blind4", "blind5"]
-HALVES: tuple[Half, ...] = ("dev", "test", "blind", "blind2", "blind3", "blind4", "blind5")
+BLIND6_FILE = HERE / "detector_heldout_blind6.yaml"
+Half = Literal["dev", "test", "blind", "blind2", "blind3", "blind4", "blind5", "blind6"]
+HALVES: tuple[Half, ...] = ("dev", "test", "blind", "blind2", "blind3", "blind4", "blind5", "blind6")
 SPLIT_PREFIX = {
     "dev": "d",
     "test": "t",
@@ -103,6 +113,7 @@ SPLIT_PREFIX = {
     "blind3": "w",
     "blind4": "x",
     "blind5": "y",
+    "blind6": "z",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -111,16 +122,17 @@ HALF_TITLES = {
     "blind2": "blind v2 (seen)",
     "blind3": "blind v3 (seen)",
     "blind4": "blind v4 (seen)",
-    "blind5": "blind half 5",
+    "blind5": "blind v5 (seen)",
+    "blind6": "blind half 6",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
-BLIND_HALVES: tuple[Half, ...] = ("blind", "blind2", "blind3", "blind4", "blind5")
+BLIND_HALVES: tuple[Half, ...] = ("blind", "blind2", "blind3", "blind4", "blind5", "blind6")
 
 
 def blind_file(half: Half) -> Path:
     """The file of a blind half (read from the module at call time, so tests can point it elsewhere)."""
     files = {"blind": BLIND_FILE, "blind2": BLIND2_FILE, "blind3": BLIND3_FILE, "blind4": BLIND4_FILE}
-    return {**files, "blind5": BLIND5_FILE}[half]
+    return {**files, "blind5": BLIND5_FILE, "blind6": BLIND6_FILE}[half]
 
 
 RECALL_GOAL = 0.80
@@ -278,6 +290,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV6_FILE).items,
         *load_heldout(DEV7_FILE).items,
         *load_heldout(DEV8_FILE).items,
+        *load_heldout(DEV9_FILE).items,
         *paraphrase_items(),
     ]
 

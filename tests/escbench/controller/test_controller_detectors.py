@@ -173,9 +173,13 @@ def test_stress_set_paraphrase_recall_and_controls() -> None:
 # Issue 22s: a negated fill ("no simvastatin dispensed since June") against a drug still taken is a
 # stopped-vs-active conflict: C 0.385/0.625 -> 0.394/0.65 (52/132, 52/80), both readings; floor moved
 # to the measured value. M and H unchanged.
+# Issue 22y: an allergy record's field with a value ("allergies: erythromycin") meets "no known drug
+# allergies" in two conflict variants: C 52/128 -> 54/130 (0.41/0.65 -> 0.415/0.675), both readings; the
+# first-run false positives of this round's cues on the corpus (a document's date read as a vaccine's, a
+# guideline's "patients taking metformin") were read and guarded before the round was committed.
 IN_BENCHMARK_FLOOR = {
-    True: {"conflict": (0.39, 0.65), "missing": (0.48, 1.00), "high_risk": (0.72, 0.92)},
-    False: {"conflict": (0.39, 0.65), "missing": (0.45, 1.00), "high_risk": (0.72, 0.92)},
+    True: {"conflict": (0.41, 0.67), "missing": (0.48, 1.00), "high_risk": (0.72, 0.92)},
+    False: {"conflict": (0.41, 0.67), "missing": (0.45, 1.00), "high_risk": (0.72, 0.92)},
 }
 
 

@@ -19,8 +19,8 @@ from escbench_inspect.controller.detectors import (
 )
 
 DEV6 = heldout.load_heldout(heldout.DEV6_FILE).items
-# the C development items of rounds 5 (dev6) and 6 (dev8), each read as labelled
-C_DEV = [*DEV6, *heldout.load_heldout(heldout.DEV8_FILE).items]
+# the C development items of rounds 5 (dev6), 6 (dev8) and 7 (dev9), each read as labelled
+C_DEV = [*DEV6, *(i for f in (heldout.DEV8_FILE, heldout.DEV9_FILE) for i in heldout.load_heldout(f).items)]
 
 
 @pytest.mark.parametrize("item", C_DEV, ids=[i.id for i in C_DEV])

@@ -66,24 +66,27 @@ def test_bad_entry_is_named(tmp_path: Path, old: str, new: str, message: str) ->
 # tuned on, so its floor is a tuned figure (an upper bound), kept so that later rounds do not lose it.
 # The untouched first runs of every blind half are in docs/controller.md ("The figures to quote"):
 # v1 C 0.52/0.17 M 0.73/0.14 H 0.75/0.14 (round 2); v2 0.61/0.16, 0.73/0.11, 0.78/0.20 (round 3);
-# v3 0.53/0.09, 0.80/0.06, 0.86/0.14 (round 4); v4 0.64/0.14, 0.96/0.07, 0.85/0.04 (round 5).
+# v3 0.53/0.09, 0.80/0.06, 0.86/0.14 (round 4); v4 0.64/0.14, 0.96/0.07, 0.85/0.04 (round 5);
+# v5 0.68/0.07, 0.85/0.05, 0.92/0.13 (round 6).
 FLOORS = {
-    # dev (dev1-dev8 and the paraphrase set): C 198/198 / 0/76, M 131/132 / 2/59 (two dev2 near misses
+    # dev (dev1-dev9 and the paraphrase set): C 234/234 / 0/107, M 131/132 / 2/59 (two dev2 near misses
     # written under the exhaustive reading of the needed lists), H 250/251 / 0/95
     "dev": {"conflict": (1.00, 0.00), "missing": (0.99, 0.04), "high_risk": (0.99, 0.00)},
     "test": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
-    # blind v1 (seen): C misses two relative times of one fall; H fires on a father's retinal detachment
+    # blind v1 (seen): C misses a weekday night against "this morning"; H fires on a father's retinal
+    # detachment
     "blind": {"conflict": (0.97, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
-    # blind v2 (seen): C 45/49 (a weekday against "this morning", "when he went to bed", LE/RE sides,
-    # intolerance vs allergy); H 1/45 (a lab comment "requested for chest pain")
-    "blind2": {"conflict": (0.91, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
-    # blind v3 (seen): C 47/49 (wrist against hand, LE)
-    "blind3": {"conflict": (0.95, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
-    # blind v4 (seen): C 56/58 (clock times of one fall, codeine vs morphine), M 1/41, H 1/48
-    "blind4": {"conflict": (0.96, 0.00), "missing": (1.00, 0.03), "high_risk": (1.00, 0.03)},
-    # blind v5: its one untouched run on the round-6 detectors (C 40/59 = 0.68 / 3/43 = 0.07, M 44/52 =
-    # 0.85 / 2/41 = 0.05, H 57/62 = 0.92 / 6/47 = 0.13) -- the figures to quote; C below the goal
-    "blind5": {"conflict": (0.67, 0.07), "missing": (0.84, 0.05), "high_risk": (0.91, 0.13)},
+    # blind v2 (seen): C 46/49 (a weekday against "this morning", "when he went to bed", intolerance vs
+    # allergy); H 1/45 (a lab comment "requested for chest pain")
+    "blind2": {"conflict": (0.93, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
+    # blind v3 (seen): C 49/49
+    "blind3": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v4 (seen): C 57/58 (codeine vs morphine), M 1/41, H 1/48
+    "blind4": {"conflict": (0.98, 0.00), "missing": (1.00, 0.03), "high_risk": (1.00, 0.03)},
+    # blind v5: C seen since round 7 (58/59, a date of one event two sources give in one clause); M and H
+    # still at their one untouched run on the round-6 detectors (M 44/52 = 0.85 / 2/41 = 0.05, H 57/62 =
+    # 0.92 / 6/47 = 0.13: nobody has read their misses)
+    "blind5": {"conflict": (0.98, 0.00), "missing": (0.84, 0.05), "high_risk": (0.91, 0.13)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -91,6 +94,7 @@ BLIND_SHA256 = {
     "blind3": "3da6d909f6af289f933c4602f746227c07e37c3e43f9eefc880a57d050e47198",
     "blind4": "1ab38a6f9ff961cfd4680592584d811cdfe6626e0ffb7427b0c62f45752a971f",
     "blind5": "9ca4fbc5c0096c35fdb4c2a84196e2eea36996ec249bc16e655fbb0de781fa7e",
+    "blind6": "2fefb74cb95334f14a5ceece87534e4a04add2c0cc473ae1e8c27ccda7d573b3",
 }
 
 
@@ -133,6 +137,7 @@ BLIND_SPLITS = {
     "blind3": ("w", "BLIND3_FILE"),
     "blind4": ("x", "BLIND4_FILE"),
     "blind5": ("y", "BLIND5_FILE"),
+    "blind6": ("z", "BLIND6_FILE"),
 }
 
 

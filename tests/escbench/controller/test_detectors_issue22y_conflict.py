@@ -1,0 +1,97 @@
+"""Issue 22y (conflict): the mechanisms the fifth blind half's misses showed, read on this project's own
+wording (``detector_heldout_dev9.yaml``, whose items are read one by one with dev6's and dev8's in
+``test_detectors_issue22u_conflict.py``), and the pieces behind them."""
+
+from __future__ import annotations
+
+import pytest
+
+from escbench_inspect.controller import heldout
+from escbench_inspect.controller.detectors import (
+    _CLOCK,
+    _GESTATION,
+    _clock_minutes,
+    _clocks_differ,
+    attribute_conflicts,
+    default_lexicon,
+    detect,
+)
+
+DEV9 = heldout.load_heldout(heldout.DEV9_FILE).items  # read item by item in test_detectors_issue22u_conflict
+
+
+def test_dev9_is_conflict_in_the_dev_half_with_every_kind() -> None:
+    ids = {i.id for i in heldout.half_items("dev")}
+    assert {i.id for i in DEV9} <= ids
+    assert all(i.detector == "conflict" for i in DEV9)
+    assert {"agreement", "documented_change", "dated_history"} <= {i.kind for i in DEV9 if i.kind}
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [("at 14:10", 850), ("at 09.30", 570), ("at 0645 hrs", 405), ("at 8pm", 1200), ("at 12 am", 0)],
+)
+def test_clock_readings(text: str, minutes: int) -> None:
+    match = _CLOCK.search(text)
+    assert match is not None and _clock_minutes(match) == minutes
+
+
+@pytest.mark.parametrize("text", ["K+ 5.60 mmol/L", "dated 12/03/2024", "BP 140/90", "5.25 mg"])
+def test_not_a_clock(text: str) -> None:
+    assert _CLOCK.search(text) is None
+
+
+def test_clock_times_differ_round_the_clock() -> None:
+    assert _clocks_differ(850, 570)
+    assert not _clocks_differ(1430, 20)  # 23:50 and 00:20: half an hour apart
+    assert not _clocks_differ(400, 440)
+
+
+@pytest.mark.parametrize(
+    ("text", "weeks"),
+    [
+        ("14 weeks pregnant", 14.0),
+        ("32+4/40", 32 + 4 / 7),
+        ("a gestation of 9+2 weeks", 9 + 2 / 7),
+        ("GA 20 wks", 20.0),
+        ("12 weeks and 3 days pregnant", 12 + 3 / 7),
+    ],
+)
+def test_gestation_readings(text: str, weeks: float) -> None:
+    match = _GESTATION.search(text)
+    assert match is not None
+    got = next(match.group(k) for k in ("w", "w2", "w3") if match.group(k))
+    days = next((match.group(k) for k in ("d", "d2", "dd", "d3") if match.group(k)), "0")
+    assert int(got) + int(days) / 7 == pytest.approx(weeks)
+
+
+@pytest.mark.parametrize("text", ["booked at 10/40", "delivered at 38 weeks pregnant", "the 12 week scan"])
+def test_not_a_gestation_now(text: str) -> None:
+    assert _GESTATION.search(text) is None
+
+
+def test_allergy_record_only_allergen() -> None:
+    lexicon = default_lexicon()
+    other = "Son says she reacts to co-trimoxazole; care home record: allergy = penicillin only."
+    member = "GP record: allergy = penicillin only; pt says amoxicillin gave her a rash."
+    assert attribute_conflicts(other, lexicon)
+    assert attribute_conflicts(member, lexicon) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        ("Wt 80 kg today. Clinic 5 days ago: 65 kg measured.", True),
+        ("Wt 80 kg today. Clinic 5 months ago: 65 kg measured.", False),
+        ("Wt 80 kg today. Clinic last year: 65 kg measured.", False),
+    ],
+)
+def test_a_recent_weight_is_no_history(text: str, fires: bool) -> None:
+    assert detect(text).conflict is fires
+
+
+def test_both_before_a_verb_is_two_sources_not_both_sides() -> None:
+    sources = "Consent form says left knee; the list and the patient both say right knee."
+    sides = "Consent form says left knee; the physio notes both knees are painful, right worse."
+    assert detect(sources).conflict
+    assert not detect(sides).conflict
