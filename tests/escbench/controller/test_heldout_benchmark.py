@@ -87,6 +87,10 @@ FLOORS = {
     # still at their one untouched run on the round-6 detectors (M 44/52 = 0.85 / 2/41 = 0.05, H 57/62 =
     # 0.92 / 6/47 = 0.13: nobody has read their misses)
     "blind5": {"conflict": (0.98, 0.00), "missing": (0.84, 0.05), "high_risk": (0.91, 0.13)},
+    # blind v6: its one untouched run on the round-7 detectors (C 55/82 = 0.67 / 4/55 = 0.07, M 43/54 =
+    # 0.80 / 7/42 = 0.17, H 60/67 = 0.90 / 7/50 = 0.14) -- the figures to quote; C recall and M FPR miss
+    # the goal. Its C misses were read afterwards (no change made since, see docs/controller.md).
+    "blind6": {"conflict": (0.67, 0.08), "missing": (0.79, 0.17), "high_risk": (0.89, 0.14)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
