@@ -842,32 +842,54 @@ SHORTHAND_ORIGIN: Origin = "dev_review"
 @dataclass(frozen=True)
 class CompiledShorthand:
     spec: ShorthandFile
-    pattern: regex.Pattern
+    # the literal abbreviations' alternation first (None when there are none), then one pattern per raw
+    # ``re:`` entry with that entry: read together as one alternation in this order (see `matches`)
+    literal_pattern: regex.Pattern | None
+    raw: tuple[tuple[regex.Pattern, ShorthandEntry], ...]
     literal: dict[str, ShorthandEntry]  # case-sensitive abbreviation -> entry
     literal_folded: dict[str, ShorthandEntry]  # lower-cased abbreviation -> entry (case-insensitive ones)
 
-    def entry(self, match: regex.Match) -> ShorthandEntry:
-        if match.lastgroup and match.lastgroup.startswith("s"):
-            return self.spec.entries[int(match.lastgroup[1:])]
+    def matches(self, text: str) -> list[tuple[regex.Match, ShorthandEntry]]:
+        """What one left-to-right alternation of the parts, in order, finds: from each position the
+        leftmost start, and there the first part that matches. Each part is scanned on its own
+        (overlapped, so that no start is lost) because the raw entries' lookbehinds, tried at every
+        position of one big alternation, cost five times as much (issue 22y, benchmarks/detector_speed.py)."""
+        found: dict[int, tuple[int, regex.Match, ShorthandEntry]] = {}
+        parts: list[tuple[regex.Pattern, ShorthandEntry | None]] = list(self.raw)
+        if self.literal_pattern is not None:
+            parts.insert(0, (self.literal_pattern, None))
+        for order, (pattern, entry) in enumerate(parts):
+            for match in pattern.finditer(text, overlapped=True):
+                if match.start() not in found:  # an earlier part at the same start wins
+                    found[match.start()] = (order, match, entry or self._literal_entry(match))
+        out: list[tuple[regex.Match, ShorthandEntry]] = []
+        position = 0
+        for start in sorted(found):
+            if start >= position:
+                _, match, entry = found[start]
+                out.append((match, entry))
+                position = match.end()
+        return out
+
+    def _literal_entry(self, match: regex.Match) -> ShorthandEntry:
         text = match.group()
         return self.literal.get(text) or self.literal_folded[text.lower()]
 
 
 def compile_shorthand(spec: ShorthandFile) -> CompiledShorthand:
     """Literal abbreviations in one alternation behind a hoisted word boundary (fast), longest first;
-    raw ``re:`` entries after it, one named group each."""
+    raw ``re:`` entries after it, one pattern each."""
     literal = [e for e in spec.entries if not e.abbr.startswith("re:")]
     words = sorted(literal, key=lambda e: -len(e.abbr))
     body = "|".join(f"(?{'-i' if e.case_sensitive else 'i'}:{regex.escape(e.abbr)})" for e in words)
-    parts = [rf"(?<![\w/])(?:{body})(?![\w/])"] if words else []
-    parts += [
-        f"(?P<s{i}>{_shorthand_pattern(e.abbr, e.case_sensitive)})"
-        for i, e in enumerate(spec.entries)
-        if e.abbr.startswith("re:")
-    ]
     return CompiledShorthand(
         spec,
-        regex.compile("|".join(parts)),
+        regex.compile(rf"(?<![\w/])(?:{body})(?![\w/])") if words else None,
+        tuple(
+            (regex.compile(_shorthand_pattern(e.abbr, e.case_sensitive)), e)
+            for e in spec.entries
+            if e.abbr.startswith("re:")
+        ),
         {e.abbr: e for e in literal if e.case_sensitive},
         {e.abbr.lower(): e for e in literal if not e.case_sensitive},
     )
@@ -893,18 +915,17 @@ def expand_shorthand(text: str, shorthand: CompiledShorthand | None) -> Expanded
     """Replace each abbreviation by its expansion, keeping a map back to the original offsets."""
     if shorthand is None:
         return Expanded(text)
-    matches = list(shorthand.pattern.finditer(text))
+    matches = shorthand.matches(text)
     if not matches:
         return Expanded(text)
     pieces: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
     position = 0
-    for match in matches:
+    for match, entry in matches:
         pieces.append(text[position : match.start()])
         starts.extend(range(position, match.start()))
         ends.extend(range(position + 1, match.start() + 1))
-        entry = shorthand.entry(match)
         pieces.append(entry.expansion)
         starts.extend([match.start()] * len(entry.expansion))
         ends.extend([match.end()] * len(entry.expansion))

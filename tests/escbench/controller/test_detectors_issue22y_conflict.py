@@ -95,3 +95,51 @@ def test_both_before_a_verb_is_two_sources_not_both_sides() -> None:
     sides = "Consent form says left knee; the physio notes both knees are painful, right worse."
     assert detect(sources).conflict
     assert not detect(sides).conflict
+
+
+def _one_alternation_matches(text: str) -> list[tuple[int, int, str]]:
+    """The reference reading: every shorthand part in ONE alternation, in order (the pre-22y scan)."""
+    import regex
+
+    shorthand = default_lexicon().shorthand
+    assert shorthand is not None
+    parts = [shorthand.literal_pattern.pattern] if shorthand.literal_pattern is not None else []
+    parts += [f"(?P<s{i}>{pattern.pattern})" for i, (pattern, _) in enumerate(shorthand.raw)]
+    combined = regex.compile("|".join(parts))
+    out = []
+    for match in combined.finditer(text):
+        if match.lastgroup and match.lastgroup.startswith("s"):
+            entry = shorthand.raw[int(match.lastgroup[1:])][1]
+        else:
+            entry = shorthand._literal_entry(match)
+        out.append((match.start(), match.end(), entry.abbr))
+    return out
+
+
+def test_shorthand_parts_scanned_apart_read_as_one_alternation() -> None:
+    """issue 22y (speed): each part is scanned on its own; the matches are those of one alternation."""
+    from escbench_inspect.controller.quality import corpus_samples
+
+    shorthand = default_lexicon().shorthand
+    assert shorthand is not None
+    texts = [text for text, _ in corpus_samples()] + [i.text for i in heldout.half_items("dev")]
+    texts += ["Pt c/o SOB x2/52, h/o MI; 3 wks ago T 38.2, R knee, 34yo, 2yrs ago, ambulance h/o: L arm"]
+    for text in texts:
+        got = [(m.start(), m.end(), entry.abbr) for m, entry in shorthand.matches(text)]
+        assert got == _one_alternation_matches(text), text[:80]
+
+
+def test_a_part_that_overlaps_itself_keeps_every_start() -> None:
+    """A raw part may match again inside its own match ("a bc" at 1, "bcdef" at 3); after the literal
+    "za" (0-2) one alternation resumes at 2 and finds "bcdef", so every start of every part is kept."""
+    from escbench_inspect.controller.detectors import ShorthandEntry, ShorthandFile, compile_shorthand
+
+    spec = ShorthandFile(
+        source="test",
+        entries=(
+            ShorthandEntry(abbr="za", expansion="Z", meaning="literal"),
+            ShorthandEntry(abbr="re:a bc|bcdef", expansion="R", meaning="raw, overlapping itself"),
+        ),
+    )
+    matches = compile_shorthand(spec).matches("za bcdef")
+    assert [(m.start(), m.end(), e.expansion) for m, e in matches] == [(0, 2, "Z"), (3, 8, "R")]
