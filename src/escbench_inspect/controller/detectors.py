@@ -2637,6 +2637,117 @@ def _class_stops(
     return out
 
 
+# issue 22y: the typed values a clause states, whatever they belong to -- a side, a number with its
+# unit, a date, an RhD sign -- read where no attribute pair was found, between two neighbouring clauses
+# that each name a source (see `_generic_pairs`)
+_ANY_SIDE = regex.compile(
+    r"(?:\b(?P<side>left|right|lt|rt)\b|(?-i:\b(?P<abbr>[LR])(?:E\b|-sided\b|\b(?=\s+[a-z]))))"
+    # the side of the heart or the brain is not a limb's or an organ's ("left ventricular", "left hemisphere")
+    r"(?![\s-]+(?:ventricular|ventricle|atrial|atrium|bundle|heart|lobe|hemisphere|hand\s+side|axis)\b)",
+    FLAGS,
+)
+_UNIT_VALUE = regex.compile(
+    # a result's or a weight's unit; a dose's (mg, units) is read with its drug and tablet count above
+    r"(?<![\w./])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>mmol/mol|mmol/l|µmol/l|umol/l|ng/l|ng/ml|mg/l|mg/dl|g/l"
+    r"|g/dl|iu/l|u/l|kg)(?![\w/])",
+    FLAGS,
+)
+_WORDS = regex.compile(r"[a-z]+", FLAGS)
+_RH_SIGN = regex.compile(r"\b(?:rh\s*d?|rhesus)\s*[-:]?\s*(?P<sign>pos(?:itive)?|neg(?:ative)?)\b", FLAGS)
+# another event's or a dated record's date: not a second reading of the first clause's date
+_GENERIC_DATE_HISTORY = regex.compile(r"\b(?:previous|prior|earlier|old|first|since|before\s+that)\b", FLAGS)
+# a date is compared only where a source states it ("told us it was only stopped 2 days ago"); a
+# document's dated events ("Next appointment: …", "Clinic visit …") are each their own event's
+_STATES = regex.compile(
+    r"\b(?:says?|said|states?|stated|told|tells|reports?|reported|records?|recorded|documents?|documented"
+    r"|gives?|gave|dates?|shows?|showed|lists?|listed|reads?|according\s+to)\b",
+    FLAGS,
+)
+GENERIC_TOLERANCE = 0.1
+_CONTENT_WORD = regex.compile(r"[a-z][a-z-]{3,}", FLAGS)
+_REFERS_BACK = regex.compile(r"\b(?:it|that|this|them|same)\b", FLAGS)
+
+
+def _same_referent(first: str, second: str, a: CompiledAttributes) -> bool:
+    """Two clauses' dates are of one thing when the second refers back ("told us it was stopped 2 days
+    ago") or both name one content word that is not a source, a reporting verb or a time word."""
+    if _REFERS_BACK.search(second):
+        return True
+
+    def words(clause: str) -> set[str]:
+        return {
+            w.lower()
+            for w in _CONTENT_WORD.findall(clause)
+            if not a.source.fullmatch(w) and not _STATES.fullmatch(w) and not _DATE_EVENT.fullmatch(w)
+        }
+
+    return bool(words(first) & words(second) - _GENERIC_STOPWORDS)
+
+
+_GENERIC_STOPWORDS = frozenset(
+    {
+        "that",
+        "this",
+        "with",
+        "from",
+        "have",
+        "been",
+        "were",
+        "which",
+        "there",
+        "their",
+        "about",
+        "last",
+        "only",
+    }
+)
+
+
+def _generic_mentions(clause: str, index: int, offset: int, a: CompiledAttributes) -> list[Mention]:
+    """A clause's typed values keyed by type alone: one side (or none when it states both), one number
+    per unit, one date (not a document's), one RhD sign."""
+    out: list[Mention] = []
+    sides = {
+        _SIDE_NAMES.get((m.group("side") or m.group("abbr")).lower(), (m.group("side") or "").lower())
+        for m in _ANY_SIDE.finditer(clause)
+    }
+    if len(sides) == 1:
+        out.append(Mention("typed_side", "*", sides.pop(), index, offset, offset + len(clause)))
+    by_unit: dict[str, list[float]] = {}
+    for m in _UNIT_VALUE.finditer(clause):
+        by_unit.setdefault(m.group("unit").lower().rstrip("s"), []).append(float(m.group("num")))
+    out += [
+        Mention("typed_value", unit, values[0], index, offset, offset + len(clause))
+        for unit, values in by_unit.items()
+        if len(values) == 1
+    ]
+    dates = [d for d in _DATE_EVENT.finditer(clause) if not _DOCUMENT_DATE.search(clause, 0, d.start())]
+    if len(dates) == 1 and _STATES.search(clause) and not _GENERIC_DATE_HISTORY.search(clause):
+        out.append(Mention("typed_date", "*", _date_value(dates[0]), index, offset, offset + len(clause)))
+    signs = {m.group("sign")[:3].lower() for m in _RH_SIGN.finditer(clause)}
+    if len(signs) == 1:
+        out.append(Mention("typed_rh", "*", signs.pop(), index, offset, offset + len(clause)))
+    return out
+
+
+def _named_things(clause: str, a: CompiledAttributes) -> set[str]:
+    """The analytes and drugs a clause names (their canonical keys)."""
+    found = {_drug_key(m.group("drug")) for m in a.drug.finditer(clause)}
+    if a.lab is not None:
+        found |= {a.lab_key[m.group("analyte").lower()] for m in a.lab.finditer(clause)}
+    return found
+
+
+def _generic_differ(m: Mention, n: Mention) -> bool:
+    if m.attribute != n.attribute or m.key != n.key:
+        return False
+    if m.attribute == "typed_value":
+        return abs(m.value - n.value) > GENERIC_TOLERANCE * max(m.value, n.value)  # type: ignore[operator]
+    if m.attribute == "typed_date":
+        return _dates_differ(m.value, n.value)  # type: ignore[arg-type]
+    return m.value != n.value
+
+
 def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Mention]]:
     """Pairs of mentions in which two sources state the same attribute with different values.
 
@@ -2736,6 +2847,42 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             if m.attribute == "side" and (flagged(a.bilateral, i) or flagged(a.bilateral, j)):
                 continue
             pairs.append((m, n))
+    if pairs:
+        return pairs
+    # issue 22y: no attribute pair -- two neighbouring clauses that each name a source (not the same
+    # ones) and state a value of one type that differs, whatever it belongs to
+    for i in range(len(spans) - 1):
+        j = i + 1
+        if not (sources[i] and sources[j]) or sources[i] == sources[j]:
+            continue
+        if changed(i) or changed(j) or flagged(a.explained, i) or flagged(a.explained, j):
+            continue
+        if j + 1 < len(spans) and flagged(a.explained, j + 1):
+            continue
+        things = [_named_things(clause_text[k], a) for k in (i, j)]
+        parts = [
+            {a.part_group[w.lower()] for w in _WORDS.findall(clause_text[k]) if w.lower() in a.part_group}
+            for k in (i, j)
+        ]
+        for m in _generic_mentions(clause_text[i], i, spans[i][0], a):
+            for n in _generic_mentions(clause_text[j], j, spans[j][0], a):
+                if not _generic_differ(m, n):
+                    continue
+                if m.attribute == "typed_date" and not _same_referent(clause_text[i], clause_text[j], a):
+                    continue
+                if m.attribute == "typed_value" and things[0] and things[1] and not things[0] & things[1]:
+                    continue  # two analytes or drugs ("potassium 4.1 mmol/L … urea 6.2 mmol/L")
+                if m.attribute == "typed_side" and (
+                    flagged(a.bilateral, i)
+                    or flagged(a.bilateral, j)
+                    or (parts[0] and parts[1] and not parts[0] & parts[1])
+                ):
+                    continue  # both sides meant, or two different parts
+                if m.attribute in ("typed_value", "typed_side") and (
+                    historic_for("side", i) or historic_for("side", j) or dated[i] or dated[j]
+                ):
+                    continue
+                pairs.append((m, n))
     return pairs
 
 

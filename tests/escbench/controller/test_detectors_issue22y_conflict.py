@@ -143,3 +143,29 @@ def test_a_part_that_overlaps_itself_keeps_every_start() -> None:
     )
     matches = compile_shorthand(spec).matches("za bcdef")
     assert [(m.start(), m.end(), e.expansion) for m, e in matches] == [(0, 2, "Z"), (3, 8, "R")]
+
+
+KEYED = ["dc9_same_draw", "dc9_eye_abbrev", "dc9_as_the_left", "dc9_thigh", "dc9_lactate", "dc9_one_limb"]
+
+
+@pytest.mark.parametrize("item_id", KEYED)
+def test_keyed_reading_before_the_generic_one(item_id: str) -> None:
+    """These items would also fire on the generic typed values; their own attribute reading must find them
+    (a side of the eye, a leg, an analyte), so that a lost mechanism is not hidden by the fallback."""
+    text = next(i.text for i in DEV9 if i.id == item_id)
+    pairs = attribute_conflicts(text, default_lexicon())
+    assert pairs and not any(m.attribute.startswith("typed_") for pair in pairs for m in pair), pairs
+
+
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        ("Theatre note records a left femoral line; ICU chart says right femoral line in situ.", True),
+        ("Theatre note records a left femoral line; ICU chart says left femoral line in situ.", False),
+        ("Pt says the left knee hurts; the X-ray request is for the right hip.", False),
+        ("Vanc level phoned as 8 mg/L; the lab system shows 28 mg/L.", True),
+        ("Vanc level phoned as 8 mg/L in 2023; the lab system shows 28 mg/L today.", False),
+    ],
+)
+def test_generic_typed_values(text: str, fires: bool) -> None:
+    assert bool(attribute_conflicts(text, default_lexicon())) is fires

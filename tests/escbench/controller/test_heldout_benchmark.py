@@ -69,16 +69,16 @@ def test_bad_entry_is_named(tmp_path: Path, old: str, new: str, message: str) ->
 # v3 0.53/0.09, 0.80/0.06, 0.86/0.14 (round 4); v4 0.64/0.14, 0.96/0.07, 0.85/0.04 (round 5);
 # v5 0.68/0.07, 0.85/0.05, 0.92/0.13 (round 6).
 FLOORS = {
-    # dev (dev1-dev9 and the paraphrase set): C 234/234 / 0/107, M 131/132 / 2/59 (two dev2 near misses
+    # dev (dev1-dev9 and the paraphrase set): C 238/238 / 0/123, M 131/132 / 2/59 (two dev2 near misses
     # written under the exhaustive reading of the needed lists), H 250/251 / 0/95
     "dev": {"conflict": (1.00, 0.00), "missing": (0.99, 0.04), "high_risk": (0.99, 0.00)},
     "test": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v1 (seen): C misses a weekday night against "this morning"; H fires on a father's retinal
     # detachment
     "blind": {"conflict": (0.97, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
-    # blind v2 (seen): C 46/49 (a weekday against "this morning", "when he went to bed", intolerance vs
-    # allergy); H 1/45 (a lab comment "requested for chest pain")
-    "blind2": {"conflict": (0.93, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
+    # blind v2 (seen): C 47/49 (a weekday against "this morning", intolerance vs allergy); H 1/45 (a lab
+    # comment "requested for chest pain")
+    "blind2": {"conflict": (0.95, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
     # blind v3 (seen): C 49/49
     "blind3": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v4 (seen): C 57/58 (codeine vs morphine), M 1/41, H 1/48
