@@ -2703,9 +2703,10 @@ _GENERIC_STOPWORDS = frozenset(
 )
 
 
-def _generic_mentions(clause: str, index: int, offset: int, a: CompiledAttributes) -> list[Mention]:
+def _generic_mentions(clause: str, a: CompiledAttributes) -> list[Mention]:
     """A clause's typed values keyed by type alone: one side (or none when it states both), one number
-    per unit, one date (not a document's), one RhD sign."""
+    per unit, one date (not a document's), one RhD sign (clause 0, spanning the clause)."""
+    index, offset = 0, 0
     out: list[Mention] = []
     sides = {
         _SIDE_NAMES.get((m.group("side") or m.group("abbr")).lower(), (m.group("side") or "").lower())
@@ -2851,38 +2852,45 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         return pairs
     # issue 22y: no attribute pair -- two neighbouring clauses that each name a source (not the same
     # ones) and state a value of one type that differs, whatever it belongs to
+    typed = [_memo(memo, ("typed", c), lambda c: _generic_mentions(c, a)) for c in clause_text]
+
+    def parts(k: int) -> set[str]:
+        return {a.part_group[w.lower()] for w in _WORDS.findall(clause_text[k]) if w.lower() in a.part_group}
+
     for i in range(len(spans) - 1):
         j = i + 1
-        if not (sources[i] and sources[j]) or sources[i] == sources[j]:
+        if not (typed[i] and typed[j] and sources[i] and sources[j]) or sources[i] == sources[j]:
             continue
         if changed(i) or changed(j) or flagged(a.explained, i) or flagged(a.explained, j):
             continue
         if j + 1 < len(spans) and flagged(a.explained, j + 1):
             continue
-        things = [_named_things(clause_text[k], a) for k in (i, j)]
-        parts = [
-            {a.part_group[w.lower()] for w in _WORDS.findall(clause_text[k]) if w.lower() in a.part_group}
-            for k in (i, j)
-        ]
-        for m in _generic_mentions(clause_text[i], i, spans[i][0], a):
-            for n in _generic_mentions(clause_text[j], j, spans[j][0], a):
+        for m in typed[i]:
+            for n in typed[j]:
                 if not _generic_differ(m, n):
                     continue
                 if m.attribute == "typed_date" and not _same_referent(clause_text[i], clause_text[j], a):
                     continue
-                if m.attribute == "typed_value" and things[0] and things[1] and not things[0] & things[1]:
-                    continue  # two analytes or drugs ("potassium 4.1 mmol/L … urea 6.2 mmol/L")
+                if m.attribute == "typed_value":
+                    things = _named_things(clause_text[i], a), _named_things(clause_text[j], a)
+                    if things[0] and things[1] and not things[0] & things[1]:
+                        continue  # two analytes or drugs ("potassium 4.1 mmol/L … urea 6.2 mmol/L")
                 if m.attribute == "typed_side" and (
                     flagged(a.bilateral, i)
                     or flagged(a.bilateral, j)
-                    or (parts[0] and parts[1] and not parts[0] & parts[1])
+                    or (parts(i) and parts(j) and not parts(i) & parts(j))
                 ):
                     continue  # both sides meant, or two different parts
                 if m.attribute in ("typed_value", "typed_side") and (
                     historic_for("side", i) or historic_for("side", j) or dated[i] or dated[j]
                 ):
                     continue
-                pairs.append((m, n))
+                pairs.append(
+                    (
+                        replace(m, clause=i, start=spans[i][0], end=spans[i][1]),
+                        replace(n, clause=j, start=spans[j][0], end=spans[j][1]),
+                    )
+                )
     return pairs
 
 
