@@ -47,7 +47,11 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   read after its one run (issue 22y closing note); nothing was tuned on them.
 - blind half 7 (``detector_heldout_blind7.yaml``, split ``blind7``, ids ``qh_``/``qc_``/``qm_``, issue
   22y): a seventh half as the sixth (``docs/blind_halves/author_spec_v7.md``), frozen before its one
-  run: a second untouched half for the round-7 detectors.
+  run: a second untouched half for the round-7 detectors. Item ids (not texts) of its C items whose
+  verdict the generic typed-value reading changed were seen while that reading was written.
+- blind half 8 (``detector_heldout_blind8.yaml``, split ``blind8``, ids ``pc_``, issue 22y): conflict
+  items only (``docs/blind_halves/author_spec_v8.md``: eight positives per family), frozen before its
+  one run; it judges the generic typed-value reading, whose ship rule was set before.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -108,7 +112,8 @@ BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
 BLIND5_FILE = HERE / "detector_heldout_blind5.yaml"
 BLIND6_FILE = HERE / "detector_heldout_blind6.yaml"
 BLIND7_FILE = HERE / "detector_heldout_blind7.yaml"
-Half = Literal["dev", "test", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7"]
+BLIND8_FILE = HERE / "detector_heldout_blind8.yaml"
+Half = Literal["dev", "test", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8"]
 HALVES: tuple[Half, ...] = (
     "dev",
     "test",
@@ -119,6 +124,7 @@ HALVES: tuple[Half, ...] = (
     "blind5",
     "blind6",
     "blind7",
+    "blind8",
 )
 SPLIT_PREFIX = {
     "dev": "d",
@@ -130,6 +136,7 @@ SPLIT_PREFIX = {
     "blind5": "y",
     "blind6": "z",
     "blind7": "q",
+    "blind8": "p",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -141,15 +148,31 @@ HALF_TITLES = {
     "blind5": "blind v5 (seen)",
     "blind6": "blind half 6",
     "blind7": "blind half 7",
+    "blind8": "blind half 8 (conflict only)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
-BLIND_HALVES: tuple[Half, ...] = ("blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7")
+BLIND_HALVES: tuple[Half, ...] = (
+    "blind",
+    "blind2",
+    "blind3",
+    "blind4",
+    "blind5",
+    "blind6",
+    "blind7",
+    "blind8",
+)
 
 
 def blind_file(half: Half) -> Path:
     """The file of a blind half (read from the module at call time, so tests can point it elsewhere)."""
     files = {"blind": BLIND_FILE, "blind2": BLIND2_FILE, "blind3": BLIND3_FILE, "blind4": BLIND4_FILE}
-    return {**files, "blind5": BLIND5_FILE, "blind6": BLIND6_FILE, "blind7": BLIND7_FILE}[half]
+    return {
+        **files,
+        "blind5": BLIND5_FILE,
+        "blind6": BLIND6_FILE,
+        "blind7": BLIND7_FILE,
+        "blind8": BLIND8_FILE,
+    }[half]
 
 
 RECALL_GOAL = 0.80

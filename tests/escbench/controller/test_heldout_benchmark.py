@@ -67,7 +67,8 @@ def test_bad_entry_is_named(tmp_path: Path, old: str, new: str, message: str) ->
 # The untouched first runs of every blind half are in docs/controller.md ("The figures to quote"):
 # v1 C 0.52/0.17 M 0.73/0.14 H 0.75/0.14 (round 2); v2 0.61/0.16, 0.73/0.11, 0.78/0.20 (round 3);
 # v3 0.53/0.09, 0.80/0.06, 0.86/0.14 (round 4); v4 0.64/0.14, 0.96/0.07, 0.85/0.04 (round 5);
-# v5 0.68/0.07, 0.85/0.05, 0.92/0.13 (round 6).
+# v5 0.68/0.07, 0.85/0.05, 0.92/0.13 (round 6); v6 0.67/0.07, 0.80/0.17, 0.90/0.14 and v7 0.74/0.04,
+# 0.88/0.07, 0.91/0.14 (round 7); v8 C 0.75/0.16 (round 7 with the generic typed-value reading).
 FLOORS = {
     # dev (dev1-dev9 and the paraphrase set): C 238/238 / 0/123, M 131/132 / 2/59 (two dev2 near misses
     # written under the exhaustive reading of the needed lists), H 250/251 / 0/95
@@ -89,8 +90,15 @@ FLOORS = {
     "blind5": {"conflict": (0.98, 0.00), "missing": (0.84, 0.05), "high_risk": (0.91, 0.13)},
     # blind v6: its one untouched run on the round-7 detectors (C 55/82 = 0.67 / 4/55 = 0.07, M 43/54 =
     # 0.80 / 7/42 = 0.17, H 60/67 = 0.90 / 7/50 = 0.14) -- the figures to quote; C recall and M FPR miss
-    # the goal. Its C misses were read afterwards (no change made since, see docs/controller.md).
-    "blind6": {"conflict": (0.67, 0.08), "missing": (0.79, 0.17), "high_risk": (0.89, 0.14)},
+    # the goal. Its C misses were then read for the generic typed-value reading: C 61/82 since.
+    "blind6": {"conflict": (0.74, 0.08), "missing": (0.79, 0.17), "high_risk": (0.89, 0.14)},
+    # blind v7: its one untouched run on the round-7 detectors (C 60/81 = 0.74 / 2/55, M 50/57 = 0.88 /
+    # 3/45, H 59/65 = 0.91 / 7/51); with the generic typed-value reading C 65/81 = 0.80 / 2/55 (the ids,
+    # not the texts, of the C items that reading changed were seen while it was written)
+    "blind7": {"conflict": (0.80, 0.04), "missing": (0.87, 0.07), "high_risk": (0.90, 0.14)},
+    # blind v8 (conflict only): its one untouched run on the shipped detectors, C 66/88 = 0.75 / 9/55 =
+    # 0.16 (without the generic reading 61/88 / 9/55) -- the figure to quote; below the goal
+    "blind8": {"conflict": (0.75, 0.17)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -99,6 +107,8 @@ BLIND_SHA256 = {
     "blind4": "1ab38a6f9ff961cfd4680592584d811cdfe6626e0ffb7427b0c62f45752a971f",
     "blind5": "9ca4fbc5c0096c35fdb4c2a84196e2eea36996ec249bc16e655fbb0de781fa7e",
     "blind6": "2fefb74cb95334f14a5ceece87534e4a04add2c0cc473ae1e8c27ccda7d573b3",
+    "blind7": "06ada2806fb70d096ee011f2effb93dcf195dc35b84b0e6cc31daef0e0c87c19",
+    "blind8": "d656bd6d8a1bb77d1a40d39b959bd25d9fdf93d1e7d3a697588844d26fd7f379",
 }
 
 
@@ -142,6 +152,8 @@ BLIND_SPLITS = {
     "blind4": ("x", "BLIND4_FILE"),
     "blind5": ("y", "BLIND5_FILE"),
     "blind6": ("z", "BLIND6_FILE"),
+    "blind7": ("q", "BLIND7_FILE"),
+    "blind8": ("p", "BLIND8_FILE"),
 }
 
 
