@@ -85,7 +85,7 @@ import json
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -114,18 +114,7 @@ BLIND6_FILE = HERE / "detector_heldout_blind6.yaml"
 BLIND7_FILE = HERE / "detector_heldout_blind7.yaml"
 BLIND8_FILE = HERE / "detector_heldout_blind8.yaml"
 Half = Literal["dev", "test", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8"]
-HALVES: tuple[Half, ...] = (
-    "dev",
-    "test",
-    "blind",
-    "blind2",
-    "blind3",
-    "blind4",
-    "blind5",
-    "blind6",
-    "blind7",
-    "blind8",
-)
+HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
     "dev": "d",
     "test": "t",
@@ -151,16 +140,7 @@ HALF_TITLES = {
     "blind8": "blind half 8 (conflict only)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
-BLIND_HALVES: tuple[Half, ...] = (
-    "blind",
-    "blind2",
-    "blind3",
-    "blind4",
-    "blind5",
-    "blind6",
-    "blind7",
-    "blind8",
-)
+BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))
 
 
 def blind_file(half: Half) -> Path:
