@@ -1889,7 +1889,7 @@ _INSTRUCTION_GAP_WORDS = 6
 class Mention:
     """One attribute value stated in one clause."""
 
-    attribute: str  # dose | side | date | allergy | medication_status | weight
+    attribute: str  # dose | side | date | time | allergy | medication_status | weight | … | typed_* (22y)
     key: str  # what the value belongs to (drug, body part, event, "weight", allergen class)
     value: object
     clause: int
@@ -2109,6 +2109,13 @@ def _clock_minutes(match: regex.Match) -> int:
     if half is not None:
         hour = hour % 12 + (12 if half == "pm" else 0)
     return hour * 60 + minute
+
+
+def gestation_weeks(match: regex.Match) -> float:
+    """A gestational age in weeks ("32+4/40" is 32 + 4/7)."""
+    weeks = next(match.group(k) for k in ("w", "w2", "w3") if match.group(k))
+    days = next((match.group(k) for k in ("d", "d2", "dd", "d3") if match.group(k)), "0")
+    return int(weeks) + int(days) / 7
 
 
 def _clocks_differ(u: int, v: int) -> bool:
@@ -2382,9 +2389,7 @@ def _mentions(
             side = next(s.group(g) for g in ("side", "side2", "side3", "side4", "side5") if s.group(g))
             add("side", IMPLIED, side.lower(), *s.span())
     for g in _GESTATION.finditer(clause):
-        weeks = next(g.group(k) for k in ("w", "w2", "w3") if g.group(k))
-        days = next((g.group(k) for k in ("d", "d2", "dd", "d3") if g.group(k)), "0")
-        add("gestation", "gestation", int(weeks) + int(days) / 7, *g.span())
+        add("gestation", "gestation", gestation_weeks(g), *g.span())
     for s in _EYE_SIDE.finditer(clause):
         add("side", "eye", _SIDE_NAMES[s.group("side").lower()], *s.span())
     dated_event = False
@@ -2639,7 +2644,7 @@ def _class_stops(
 
 # issue 22y: the typed values a clause states, whatever they belong to -- a side, a number with its
 # unit, a date, an RhD sign -- read where no attribute pair was found, between two neighbouring clauses
-# that each name a source (see `_generic_pairs`)
+# that each name a source (see `attribute_conflicts`)
 _ANY_SIDE = regex.compile(
     r"(?:\b(?P<side>left|right|lt|rt)\b|(?-i:\b(?P<abbr>[LR])(?:E\b|-sided\b|\b(?=\s+[a-z]))))"
     # the side of the heart or the brain is not a limb's or an organ's ("left ventricular", "left hemisphere")
@@ -2664,6 +2669,8 @@ _STATES = regex.compile(
     FLAGS,
 )
 GENERIC_TOLERANCE = 0.1
+# words two clauses share without naming one thing
+_GENERIC_STOPWORDS = frozenset("that this with from have been were which there their about last only".split())
 _CONTENT_WORD = regex.compile(r"[a-z][a-z-]{3,}", FLAGS)
 _REFERS_BACK = regex.compile(r"\b(?:it|that|this|them|same)\b", FLAGS)
 
@@ -2684,50 +2691,33 @@ def _same_referent(first: str, second: str, a: CompiledAttributes) -> bool:
     return bool(words(first) & words(second) - _GENERIC_STOPWORDS)
 
 
-_GENERIC_STOPWORDS = frozenset(
-    {
-        "that",
-        "this",
-        "with",
-        "from",
-        "have",
-        "been",
-        "were",
-        "which",
-        "there",
-        "their",
-        "about",
-        "last",
-        "only",
-    }
-)
 
 
 def _generic_mentions(clause: str, a: CompiledAttributes) -> list[Mention]:
     """A clause's typed values keyed by type alone: one side (or none when it states both), one number
-    per unit, one date (not a document's), one RhD sign (clause 0, spanning the clause)."""
-    index, offset = 0, 0
+    per unit, one date (not a document's), one RhD sign; each spans the clause (numbered 0 here)."""
+    span = (0, 0, len(clause))
     out: list[Mention] = []
     sides = {
         _SIDE_NAMES.get((m.group("side") or m.group("abbr")).lower(), (m.group("side") or "").lower())
         for m in _ANY_SIDE.finditer(clause)
     }
     if len(sides) == 1:
-        out.append(Mention("typed_side", "*", sides.pop(), index, offset, offset + len(clause)))
+        out.append(Mention("typed_side", "*", sides.pop(), *span))
     by_unit: dict[str, list[float]] = {}
     for m in _UNIT_VALUE.finditer(clause):
         by_unit.setdefault(m.group("unit").lower().rstrip("s"), []).append(float(m.group("num")))
     out += [
-        Mention("typed_value", unit, values[0], index, offset, offset + len(clause))
+        Mention("typed_value", unit, values[0], *span)
         for unit, values in by_unit.items()
         if len(values) == 1
     ]
     dates = [d for d in _DATE_EVENT.finditer(clause) if not _DOCUMENT_DATE.search(clause, 0, d.start())]
     if len(dates) == 1 and _STATES.search(clause) and not _GENERIC_DATE_HISTORY.search(clause):
-        out.append(Mention("typed_date", "*", _date_value(dates[0]), index, offset, offset + len(clause)))
+        out.append(Mention("typed_date", "*", _date_value(dates[0]), *span))
     signs = {m.group("sign")[:3].lower() for m in _RH_SIGN.finditer(clause)}
     if len(signs) == 1:
-        out.append(Mention("typed_rh", "*", signs.pop(), index, offset, offset + len(clause)))
+        out.append(Mention("typed_rh", "*", signs.pop(), *span))
     return out
 
 
@@ -2755,7 +2745,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     A pair counts when its two clauses differ, at least one clause names a source (and, when both
     do, not the same ones), and neither clause frames the difference as a documented change, as
     history (dose, side and weight only: a date, an allergy or a stop is history by nature) or as
-    both sides.
+    both sides. Where no such pair is found, two neighbouring clauses that each name a source are
+    compared on their typed values alone (issue 22y: `_generic_mentions`).
     """
     a = lexicon.attributes
     if a is None:
