@@ -2670,7 +2670,10 @@ _STATES = regex.compile(
 )
 GENERIC_TOLERANCE = 0.1
 # words two clauses share without naming one thing
-_GENERIC_STOPWORDS = frozenset("that this with from have been were which there their about last only".split())
+_GENERIC_STOPWORDS = frozenset(
+    {"that", "this", "with", "from", "have", "been", "were", "which", "there", "their", "about"}
+    | {"last", "only"}
+)
 _CONTENT_WORD = regex.compile(r"[a-z][a-z-]{3,}", FLAGS)
 _REFERS_BACK = regex.compile(r"\b(?:it|that|this|them|same)\b", FLAGS)
 
@@ -2691,8 +2694,6 @@ def _same_referent(first: str, second: str, a: CompiledAttributes) -> bool:
     return bool(words(first) & words(second) - _GENERIC_STOPWORDS)
 
 
-
-
 def _generic_mentions(clause: str, a: CompiledAttributes) -> list[Mention]:
     """A clause's typed values keyed by type alone: one side (or none when it states both), one number
     per unit, one date (not a document's), one RhD sign; each spans the clause (numbered 0 here)."""
@@ -2708,9 +2709,7 @@ def _generic_mentions(clause: str, a: CompiledAttributes) -> list[Mention]:
     for m in _UNIT_VALUE.finditer(clause):
         by_unit.setdefault(m.group("unit").lower().rstrip("s"), []).append(float(m.group("num")))
     out += [
-        Mention("typed_value", unit, values[0], *span)
-        for unit, values in by_unit.items()
-        if len(values) == 1
+        Mention("typed_value", unit, values[0], *span) for unit, values in by_unit.items() if len(values) == 1
     ]
     dates = [d for d in _DATE_EVENT.finditer(clause) if not _DOCUMENT_DATE.search(clause, 0, d.start())]
     if len(dates) == 1 and _STATES.search(clause) and not _GENERIC_DATE_HISTORY.search(clause):
