@@ -1754,11 +1754,12 @@ _SOURCE_NAMED_AFTER = regex.compile(
     r"|summary|report)\b",
     FLAGS,
 )
-_REPORTING = regex.compile(
-    r"\b(?:says?|said|states?|stated|records?|recorded|reads?|shows?|showed|lists?|listed|documents?|documented"
-    r"|dated|gives?|gave|has\s+it)\b",
-    FLAGS,
+# the verbs by which a source states a value; `_REPORTING` and `_STATES` (issue 22y) extend them
+_REPORTING_VERBS = (
+    r"says?|said|states?|stated|records?|recorded|reads?|shows?|showed|lists?|listed|documents?|documented"
+    r"|gives?|gave"
 )
+_REPORTING = regex.compile(rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it)\b", FLAGS)
 _BARE_NUMBER = regex.compile(
     r"(?<![\w./:])(?P<value>\d+(?:\.\d+)?)(?![\d.:/%]|(?:st|nd|rd|th)\b|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
     r"|ml|l|units?|iu|tabs?|tablets?|caps?|capsules?|puffs?|drops?|doses?|days?|d|weeks?|wks?|months?|years?|yrs?"
@@ -2447,17 +2448,18 @@ def _mentions(
         for m in a.tolerated.finditer(clause):
             for allergen in {_allergen_key(n, a) for n in named}:
                 add("allergy", allergen, False, m.start(), m.end())
-    out.extend(_status_mentions(clause, start, index, a, lexicon))
+    out.extend(_status_mentions(clause, start, index, a, lexicon, drugs))
     return out
 
 
-def _status_mentions(clause: str, offset: int, index: int, a: CompiledAttributes, lexicon: Lexicon):
+def _status_mentions(
+    clause: str, offset: int, index: int, a: CompiledAttributes, lexicon: Lexicon, drugs: list[regex.Match]
+):
     """Drug stopped vs active: 'X was stopped' / 'stopped (taking) X'; a stop outranks an activity.
 
     A reported instruction to stop ("the clopidogrel the hospital told us to stop") is a stop that may
     conflict with an activity in the same clause; a cue whose object is "it"/"them" is a status of
-    the drug of a neighbouring clause ("pharmacy refilled it")."""
-    drugs = list(a.drug.finditer(clause))
+    the drug of a neighbouring clause ("pharmacy refilled it"). ``drugs``: the clause's drug matches."""
     extra: list[Mention] = []
     if a.stop_instruction is not None:
         for cue in a.stop_instruction.finditer(clause):
@@ -2664,9 +2666,7 @@ _GENERIC_DATE_HISTORY = regex.compile(r"\b(?:previous|prior|earlier|old|first|si
 # a date is compared only where a source states it ("told us it was only stopped 2 days ago"); a
 # document's dated events ("Next appointment: …", "Clinic visit …") are each their own event's
 _STATES = regex.compile(
-    r"\b(?:says?|said|states?|stated|told|tells|reports?|reported|records?|recorded|documents?|documented"
-    r"|gives?|gave|dates?|shows?|showed|lists?|listed|reads?|according\s+to)\b",
-    FLAGS,
+    rf"\b(?:{_REPORTING_VERBS}|told|tells|reports?|reported|dates?|according\s+to)\b", FLAGS
 )
 GENERIC_TOLERANCE = 0.1
 # words two clauses share without naming one thing
@@ -2699,10 +2699,8 @@ def _generic_mentions(clause: str, a: CompiledAttributes) -> list[Mention]:
     per unit, one date (not a document's), one RhD sign; each spans the clause (numbered 0 here)."""
     span = (0, 0, len(clause))
     out: list[Mention] = []
-    sides = {
-        _SIDE_NAMES.get((m.group("side") or m.group("abbr")).lower(), (m.group("side") or "").lower())
-        for m in _ANY_SIDE.finditer(clause)
-    }
+    words = {(m.group("side") or m.group("abbr")).lower() for m in _ANY_SIDE.finditer(clause)}
+    sides = {_SIDE_NAMES.get(word, word) for word in words}
     if len(sides) == 1:
         out.append(Mention("typed_side", "*", sides.pop(), *span))
     by_unit: dict[str, list[float]] = {}
@@ -2776,6 +2774,17 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         clause = _RECENT.sub(" ", clause_text[i]) if attribute == "weight" else clause_text[i]
         return a.history.search(clause) is not None
 
+    def framed_as_change(i: int, j: int) -> bool:
+        """Either clause frames the difference as a change or explains it, or the clause right after
+        the second gives the verdict (issue 22u: "GP record states 5 mg OD. Consistent.")."""
+        return (
+            changed(i)
+            or changed(j)
+            or flagged(a.explained, i)
+            or flagged(a.explained, j)
+            or (j + 1 < len(spans) and flagged(a.explained, j + 1))
+        )
+
     def changed(i: int) -> bool:
         """A change cue outside the question the clause ends with ("…says 4.2, do I change my warfarin?")."""
         if a.change is None:
@@ -2820,14 +2829,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                     continue
             elif not (sources[i] or sources[j]) or (sources[i] and sources[i] == sources[j]):
                 continue
-            if (
-                changed(i)
-                or changed(j)
-                or flagged(a.explained, i)
-                or flagged(a.explained, j)
-                # issue 22u: or the verdict right after the second ("GP record states 5 mg OD. Consistent.")
-                or (j + 1 < len(spans) and flagged(a.explained, j + 1))
-            ):
+            if framed_as_change(i, j):
                 continue
             if m.attribute in a.spec.history_only and (flagged(a.history, i) or flagged(a.history, j)):
                 continue  # issue 22s: a code status "during his 2022 admission" is that admission's
@@ -2851,9 +2853,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         j = i + 1
         if not (typed[i] and typed[j] and sources[i] and sources[j]) or sources[i] == sources[j]:
             continue
-        if changed(i) or changed(j) or flagged(a.explained, i) or flagged(a.explained, j):
-            continue
-        if j + 1 < len(spans) and flagged(a.explained, j + 1):
+        if framed_as_change(i, j):
             continue
         for m in typed[i]:
             for n in typed[j]:
@@ -2865,14 +2865,14 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                     things = _named_things(clause_text[i], a), _named_things(clause_text[j], a)
                     if things[0] and things[1] and not things[0] & things[1]:
                         continue  # two analytes or drugs ("potassium 4.1 mmol/L … urea 6.2 mmol/L")
-                if m.attribute == "typed_side" and (
-                    flagged(a.bilateral, i)
-                    or flagged(a.bilateral, j)
-                    or (parts(i) and parts(j) and not parts(i) & parts(j))
-                ):
-                    continue  # both sides meant, or two different parts
+                if m.attribute == "typed_side":
+                    if flagged(a.bilateral, i) or flagged(a.bilateral, j):
+                        continue  # both sides meant
+                    named = parts(i), parts(j)
+                    if named[0] and named[1] and not named[0] & named[1]:
+                        continue  # two different parts
                 if m.attribute in ("typed_value", "typed_side") and (
-                    historic_for("side", i) or historic_for("side", j) or dated[i] or dated[j]
+                    flagged(a.history, i) or flagged(a.history, j) or dated[i] or dated[j]
                 ):
                     continue
                 pairs.append(

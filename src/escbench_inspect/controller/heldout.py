@@ -145,14 +145,7 @@ BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"
 
 def blind_file(half: Half) -> Path:
     """The file of a blind half (read from the module at call time, so tests can point it elsewhere)."""
-    files = {"blind": BLIND_FILE, "blind2": BLIND2_FILE, "blind3": BLIND3_FILE, "blind4": BLIND4_FILE}
-    return {
-        **files,
-        "blind5": BLIND5_FILE,
-        "blind6": BLIND6_FILE,
-        "blind7": BLIND7_FILE,
-        "blind8": BLIND8_FILE,
-    }[half]
+    return globals()[f"{half.upper()}_FILE"]
 
 
 RECALL_GOAL = 0.80
