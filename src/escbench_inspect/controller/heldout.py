@@ -52,6 +52,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 8 (``detector_heldout_blind8.yaml``, split ``blind8``, ids ``pc_``, issue 22y): conflict
   items only (``docs/blind_halves/author_spec_v8.md``: eight positives per family), frozen before its
   one run; it judges the generic typed-value reading, whose ship rule was set before.
+- blind half 9 (``detector_heldout_blind9.yaml``, split ``blind9``, ids ``kc_``/``km_``, issue 22z):
+  conflict and missing items (``docs/blind_halves/author_spec_v9.md``: eight C positives per family,
+  six M positives per family), frozen before the round-8 conflict work it judges and run once on it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -113,7 +116,10 @@ BLIND5_FILE = HERE / "detector_heldout_blind5.yaml"
 BLIND6_FILE = HERE / "detector_heldout_blind6.yaml"
 BLIND7_FILE = HERE / "detector_heldout_blind7.yaml"
 BLIND8_FILE = HERE / "detector_heldout_blind8.yaml"
-Half = Literal["dev", "test", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8"]
+BLIND9_FILE = HERE / "detector_heldout_blind9.yaml"
+Half = Literal[
+    "dev", "test", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9"
+]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
     "dev": "d",
@@ -126,6 +132,7 @@ SPLIT_PREFIX = {
     "blind6": "z",
     "blind7": "q",
     "blind8": "p",
+    "blind9": "k",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -138,6 +145,7 @@ HALF_TITLES = {
     "blind6": "blind half 6",
     "blind7": "blind half 7",
     "blind8": "blind half 8 (conflict only)",
+    "blind9": "blind half 9 (conflict and missing)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -109,6 +109,7 @@ BLIND_SHA256 = {
     "blind6": "2fefb74cb95334f14a5ceece87534e4a04add2c0cc473ae1e8c27ccda7d573b3",
     "blind7": "06ada2806fb70d096ee011f2effb93dcf195dc35b84b0e6cc31daef0e0c87c19",
     "blind8": "d656bd6d8a1bb77d1a40d39b959bd25d9fdf93d1e7d3a697588844d26fd7f379",
+    "blind9": "9fcaf7c7c0931205d3b1b26b46e679819bdc9f4134145cbc726ce44811705821",
 }
 
 
@@ -154,6 +155,7 @@ BLIND_SPLITS = {
     "blind6": ("z", "BLIND6_FILE"),
     "blind7": ("q", "BLIND7_FILE"),
     "blind8": ("p", "BLIND8_FILE"),
+    "blind9": ("k", "BLIND9_FILE"),
 }
 
 
