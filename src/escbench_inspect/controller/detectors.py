@@ -1728,8 +1728,14 @@ _MONTH_ALONE = (
     r"|\b(?:in\s+|as\s+)(?P<m6>january|february|march|april|june|july|august|september|october|november"
     r"|december)\b"
 )
-_DATE_STATED = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _MONTH_ALONE, FLAGS)
-_DATE_EVENT = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _RELATIVE + _MONTH_ALONE, FLAGS)
+# issue 22z: a day of the month said alone ("was on the 4th", "told us it was the 11th"), not an
+# ordinal of a count ("the 3rd dose", "the 2nd time"): only before a clause's end or a conjunction
+_DAY_ALONE = (
+    r"|\bthe\s+(?P<d7>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)\b"
+    r"(?=\s*(?:[,.;:)!?]|$)|\s+(?:but|and|or|not|at|so|when|which|per|according|instead)\b)"
+)
+_DATE_STATED = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _MONTH_ALONE + _DAY_ALONE, FLAGS)
+_DATE_EVENT = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _RELATIVE + _MONTH_ALONE + _DAY_ALONE, FLAGS)
 # issue 22y: the clock time of a dated event ("records the fall at 14:10 today"; "put it at 09:30"),
 # 24 h with a colon or a point, four digits with "h"/"hrs", or 12 h with am/pm
 _CLOCK = regex.compile(
@@ -1768,7 +1774,9 @@ _BARE_NUMBER = regex.compile(
 )
 _REPORTED_VALUE = regex.compile(
     r"\b(?:reads?|reported|reports|says?|said|shows?|showed|gives?|gave|records?|recorded|quotes?|quoted|is|was|of)"
-    r"\s*:?\s*$",
+    r"\s*:?\s*$"
+    # issue 22z: a result named as a value ("the app shows tuesday's result as 4.1")
+    r"|\b(?:result|level|reading|value)s?\s+(?:as|at)\s*$",
     FLAGS,
 )
 # issue 22s: a document's own date ("referral dated 12/03", "letter typed on …") is not an event's
@@ -1847,6 +1855,7 @@ _BLOOD_GROUP = regex.compile(
 # issue 22y: or its reaction ("radiology system flags iodinated contrast reaction (hives)")
 _ALLERGY_AFTER = regex.compile(r"\s+(?:allerg(?:y|ies)|reactions?)\b", FLAGS)
 # issue 22y: an allergy record that names its only allergen ("GP summary: allergy = erythromycin only")
+_NO_BEFORE = regex.compile(r"\bno\s+(?:known\s+)?$", FLAGS)
 _ONLY_AFTER = regex.compile(r"\s+only\b", FLAGS)
 # issue 22y: a weight measured within the last fortnight is today's weight's peer, not its history:
 # outside a fluid shift the text would state (an explained cue), an adult's weight does not change by
@@ -1878,9 +1887,10 @@ _FIELD_QUOTE = regex.compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"�
 _COMMA = regex.compile(r",(?=\s)\s*|\s+[-–—]\s+")
 # issue 22y: or the compliance aid it is packed in ("still on dosette from pharmacy")
 _PRONOUN_AFTER = regex.compile(
-    r"\s+(?:it|them|(?:the\s+|his\s+|her\s+|their\s+)?(?:dosette|blister\s+pack|nomad|compliance\s+aid)\b)",
+    r"\s+(?:(?:to\s+)?(?:take|taking|use|using|have|having)\s+)?(?:it|them|(?:the\s+|his\s+|her\s+|their\s+)?(?:dosette|blister\s+pack|nomad|compliance\s+aid)\b)",
     FLAGS,
 )
+_AMOUNT_AFTER = regex.compile(r"\s*\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\b", FLAGS)
 _PRONOUN_BEFORE = regex.compile(r"\b(?:it|them)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
 _NEGATED_ACTIVITY = regex.compile(r"\b(?:no|not|never)\s+(?:\w+\s+){0,1}$", FLAGS)
 _INSTRUCTION_GAP_WORDS = 6
@@ -1924,6 +1934,7 @@ class CompiledAttributes:
     lab_key: dict[str, str] = field(default_factory=dict)
     stop_instruction: regex.Pattern | None = None
     lab_unit_value: regex.Pattern | None = None  # a number with a laboratory unit, analyte implied
+    lab_name: regex.Pattern | None = None  # an analyte's name alone (issue 22z)
     allergy_notation: regex.Pattern | None = None  # "co-trimoxazole (rash)"
     explained: regex.Pattern | None = None
     class_absent: tuple[tuple[regex.Pattern, frozenset[str]], ...] = ()
@@ -1993,6 +2004,14 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         if lab_key
         else None,
         lab_key=lab_key,
+        lab_name=regex.compile(
+            r"(?<![\w+])(?P<analyte>"
+            + "|".join(regex.escape(w) for w in sorted(lab_key, key=len, reverse=True))
+            + r")(?![\w+])",
+            FLAGS,
+        )
+        if lab_key
+        else None,
         stop_instruction=_optional(spec.status_stop_instruction),
         lab_unit_value=regex.compile(
             rf"(?<![\w./])(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>{unit_alt})(?!\w)", FLAGS
@@ -2140,6 +2159,8 @@ def _date_value(match: regex.Match) -> frozenset[DateReading]:
         return frozenset({(None, None, None, None, number * _UNIT_DAYS[unit])})
     if _group(match, "m6"):
         return frozenset({(_MONTHS[match.group("m6").lower()], None, None, None, None)})
+    if _group(match, "d7"):
+        return frozenset({(None, int(match.group("d7")), None, None, None)})
     return frozenset((*reading, None, None) for reading in _calendar_value(match))
 
 
@@ -2238,7 +2259,7 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
 
 
 _DOSE_GAP = regex.compile(
-    r"\s*(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?(?:(?:last|still|regularly|monthly|weekly)\s+)?",
+    r"\s*(?:[-–:]\s*)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?(?:(?:last|still|regularly|monthly|weekly)\s+)?",
     FLAGS,
 )
 _ENTRY_LEAD = regex.compile(
@@ -2249,6 +2270,18 @@ _ALLERGY_CONTEXT = regex.compile(r"\ballerg", FLAGS)
 _RESULT_ALONE = regex.compile(
     r"\b(?:says?|said|shows?|showed|reads?|came\s+back(?:\s+as)?|was)\s+(?P<sign>positive|\+ve|negative|-ve)\b",
     FLAGS,
+)
+# issue 22z: a predicate left out after a denial ("my GP record has me down as pregnant but the clinic
+# told me i'm not"), read only as the denial of the neighbouring clause's pregnancy status
+_NOT_ALONE = regex.compile(
+    r"\b(?:i'?m|i\s+am|she'?s|she\s+is|pt\s+is|patient\s+is)\s+not\b(?=\s*(?:[,.;!?]|$|(?:and|but|so)\b))"
+    r"|\b(?:she|pt|patient)\s+isn'?t\b(?=\s*(?:[,.;!?]|$|(?:and|but|so)\b))",
+    FLAGS,
+)
+# issue 22z: an ABO group with its RhD word ("B Pos", "O Neg"), read without a blood context; not an
+# article before a result ("A positive result")
+_BLOOD_GROUP_WORDS = regex.compile(
+    r"(?<![\w])(?P<abo>AB|A|B|O)\s+(?P<rh>(?i:pos(?:itive)?|neg(?:ative)?))\b(?!\s+[a-z])"
 )
 _EMPTY_FIELD = regex.compile(r"[:\-–]\s*(?P<value>nil(?:\s+known)?|none(?:\s+known)?|nkda|nka)\s*$", FLAGS)
 _HALF_BEFORE = regex.compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
@@ -2345,6 +2378,12 @@ def _mentions(
                 "pregnant" if m.group("sign").lower() in ("positive", "+ve") else "not_pregnant",
                 *m.span(),
             )
+    for m in _NOT_ALONE.finditer(clause):  # issue 22z: "… told me i'm not": the neighbour's pregnancy denied
+        if not values_found:
+            add("pregnancy_status", IMPLIED, "not_pregnant", *m.span())
+    for m in () if blood_context else _BLOOD_GROUP_WORDS.finditer(clause):
+        rh = "+" if m.group("rh").lower().startswith("pos") else "-"  # issue 22z: "B Pos", "O Neg" alone
+        add("blood_group", "blood_group", (m.group("abo"), rh), m.start(), m.end())
     if blood_context:
         for m in _BLOOD_GROUP.finditer(clause):
             rh = "+" if m.group("rh").lower() in ("+", "pos", "positive") else "-"
@@ -2357,11 +2396,15 @@ def _mentions(
             add(
                 "lab_value", a.lab_key[m.group("analyte").lower()], (float(m.group("value")), unit), *m.span()
             )
+        if not named_lab and a.lab_name is not None and a.lab_unit_value is not None:
+            named_lab = _analyte_then_value(clause, a, add)
         if not named_lab and a.lab_unit_value is not None:  # "blood gas on the same draw reads 4.1 mmol/L"
             for m in a.lab_unit_value.finditer(clause):
-                # only a value a source reports ("reads 4.1 mmol/L"), not one of an analyte the list
-                # does not know ("urea 6.2 mmol/L")
-                if _REPORTED_VALUE.search(clause, 0, m.start()):
+                # only a value a source reports ("reads 4.1 mmol/L") or one of the same sample as the
+                # neighbouring reading (issue 22z: "lab FBC same draw 79 g/L"), not one of an analyte the
+                # list does not know ("urea 6.2 mmol/L")
+                before = clause[: m.start()]
+                if _REPORTED_VALUE.search(before) or _SAME_OCCASION.search(before):
                     add("lab_value", IMPLIED, (float(m.group("value")), m.group("unit").lower()), *m.span())
                     named_lab = True
         if not named_lab:  # issue 22u: a bare number a source reports ("the letter they sent says 138")
@@ -2438,8 +2481,12 @@ def _mentions(
         if after and _ONLY_AFTER.match(clause, after.end()):
             add("allergy", "*", ("only", _allergen_key(after, a)), m.start(), after.end())
     for n in named:
-        if _ALLERGY_AFTER.match(clause, n.end()) and not _negated_before(clause, 0, n.start(), lexicon):
+        if not _ALLERGY_AFTER.match(clause, n.end()):
+            continue
+        if not _negated_before(clause, 0, n.start(), lexicon):
             add("allergy", _allergen_key(n, a), True, n.start(), n.end())
+        elif _NO_BEFORE.search(clause, 0, n.start()):  # issue 22z: "… and no morphine allergy"
+            add("allergy", _allergen_key(n, a), False, n.start(), n.end())
     if a.allergy_notation is not None:  # an allergy-list entry: "amoxicillin (rash)"
         for m in a.allergy_notation.finditer(clause):
             if not _negated_before(clause, 0, m.start(), lexicon):
@@ -2450,6 +2497,31 @@ def _mentions(
                 add("allergy", allergen, False, m.start(), m.end())
     out.extend(_status_mentions(clause, start, index, a, lexicon, drugs))
     return out
+
+
+# issue 22z: the words between an analyte and its value, when they are a few and name nothing else
+# ("Lab venous glucose taken at the same time 7.8 mmol/L", "gives her HbA1c as 48 mmol/mol")
+_ANALYTE_GAP = regex.compile(r"[^\d,;:()\[\]=]{1,50}", FLAGS)
+_ANALYTE_GAP_WORDS = 6
+
+
+def _analyte_then_value(clause: str, a: CompiledAttributes, add: Callable[..., None]) -> bool:
+    """The one analyte a clause names, and the one value with a unit of that analyte a few words after
+    it; returns whether one was read."""
+    names = list(a.lab_name.finditer(clause))  # type: ignore[union-attr]
+    values = list(a.lab_unit_value.finditer(clause))  # type: ignore[union-attr]
+    if len(names) != 1 or len(values) != 1 or values[0].start() < names[0].end():
+        return False
+    name, value = names[0], values[0]
+    key = a.lab_key[name.group("analyte").lower()]
+    gap = clause[name.end() : value.start()]
+    unit = value.group("unit").lower()
+    if unit not in a.spec.lab_units.get(key, {}) or len(gap.split()) > _ANALYTE_GAP_WORDS:
+        return False
+    if not _ANALYTE_GAP.fullmatch(gap):
+        return False
+    add("lab_value", key, (float(value.group("value")), unit), name.start(), value.end())
+    return True
 
 
 def _status_mentions(
@@ -2477,8 +2549,13 @@ def _status_mentions(
                     Mention("medication_status", key, "stopped", index, offset + s, offset + e, False, True)
                 )
     found: dict[str, tuple[str, int, int]] = {}
+    stops: list[tuple[int, int]] = []
     for status, pattern in (("stopped", a.stopped), ("active", a.active)):
         for cue in pattern.finditer(clause):
+            if status == "stopped":
+                stops.append(cue.span())
+            elif any(s <= cue.start() < e for s, e in stops):
+                continue  # issue 22z: "takes" inside "no longer takes" is the stop's, not an activity
             cue_status = status
             if status == "active" and _negated_before(clause, 0, cue.start(), lexicon):
                 # issue 22s: "no clopidogrel dispensed since 08/2024" is a drug not taken, against a
@@ -2511,6 +2588,8 @@ def _status_mentions(
                     start, end = before_pronoun.start(), cue.end()
                 elif after_pronoun:  # "stopped it", "refilled it"
                     start, end = cue.start(), after_pronoun.end()
+                elif status == "active" and _AMOUNT_AFTER.match(clause, cue.end()):
+                    start, end = cue.start(), cue.end()  # issue 22z: "EPR order active 500mg BD"
                 else:
                     continue
                 extra.append(
@@ -2562,6 +2641,25 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
     return m.value != n.value
 
 
+# issue 22z: two values named as of one occasion ("the result for that same date", "from the same
+# draw", "taken at the same time"): a date beside them dates that occasion, not an earlier record
+_SAME_OCCASION = regex.compile(
+    r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission)\b"
+    r"|\bat\s+the\s+same\s+time\b|\bsimultaneous(?:ly)?\b|\bsame[\s-]+day\b",
+    FLAGS,
+)
+
+
+def _same_calendar_date(first: str, second: str) -> bool:
+    """Both clauses state calendar dates, and every one of them agrees with every other."""
+    dates = [
+        [_date_value(d) for d in _DATE_EVENT.finditer(clause) if _DATE.fullmatch(d.group())]
+        for clause in (first, second)
+    ]
+    return all(dates) and not any(_dates_differ(x, y) for x in dates[0] for y in dates[1])
+
+
+_CHANGE_DENIED = regex.compile(r"\b(?:no|not|without|never)\b(?:\s+[\w-]+){0,3}\s*$", FLAGS)
 _OTHER_EVENT = regex.compile(r"\b(?:previous|prior|earlier|old|first|preceding|before\s+that)\b", FLAGS)
 
 
@@ -2767,6 +2865,13 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     def flagged(pattern: regex.Pattern | None, i: int) -> bool:
         return pattern is not None and pattern.search(clause_text[i]) is not None
 
+    def dated_apart(i: int, j: int) -> bool:
+        """A calendar date in either clause dates an earlier record, unless the two clauses name one
+        occasion: one date in both, or "the same sample / draw / date", "at the same time" (issue 22z)."""
+        if not (dated[i] or dated[j]) or flagged(_SAME_OCCASION, i) or flagged(_SAME_OCCASION, j):
+            return False
+        return not (dated[i] and dated[j] and _same_calendar_date(clause_text[i], clause_text[j]))
+
     def historic_for(attribute: str, i: int) -> bool:
         """The clause speaks of history; for a weight, a measurement of the last fortnight does not."""
         if a.history is None:
@@ -2793,7 +2898,21 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         if text[spans[i][1] : spans[i][1] + 1] == "?":
             comma = statement.rfind(", ")
             statement = statement[:comma] if comma > 0 else ""
-        return a.change.search(statement) is not None
+        # issue 22z: a change denied ("with no mention of a restart", "not changed") is none
+        cues = a.change.finditer(statement)
+        return any(not _CHANGE_DENIED.search(statement, 0, cue.start()) for cue in cues)
+
+    def documented_elsewhere(m: Mention, n: Mention) -> bool:
+        """issue 22z: a third clause frames one of the two values as the change made ("cardiology letter
+        confirms dose doubled to 80 mg on 02/06"): the difference is that change."""
+        return any(
+            o.clause not in (m.clause, n.clause)
+            and o.attribute == m.attribute
+            and o.value in (m.value, n.value)
+            and (o.key == m.key or o.implied)
+            and (changed(o.clause) or flagged(a.explained, o.clause))
+            for o in mentions
+        )
 
     medicine_word = _MEDICINE_WORD.search(text) is not None
     blood_context = a.blood_cue is not None and a.blood_cue.search(text) is not None  # the text's topic
@@ -2829,12 +2948,12 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                     continue
             elif not (sources[i] or sources[j]) or (sources[i] and sources[i] == sources[j]):
                 continue
-            if framed_as_change(i, j):
+            if framed_as_change(i, j) or documented_elsewhere(m, n):
                 continue
             if m.attribute in a.spec.history_only and (flagged(a.history, i) or flagged(a.history, j)):
                 continue  # issue 22s: a code status "during his 2022 admission" is that admission's
             if m.attribute in HISTORY_SENSITIVE and (
-                historic_for(m.attribute, i) or historic_for(m.attribute, j) or dated[i] or dated[j]
+                historic_for(m.attribute, i) or historic_for(m.attribute, j) or dated_apart(i, j)
             ):
                 continue
             if m.attribute == "side" and (flagged(a.bilateral, i) or flagged(a.bilateral, j)):
@@ -2859,8 +2978,11 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             for n in typed[j]:
                 if not _generic_differ(m, n):
                     continue
-                if m.attribute == "typed_date" and not _same_referent(clause_text[i], clause_text[j], a):
-                    continue
+                if m.attribute == "typed_date" and (
+                    not _same_referent(clause_text[i], clause_text[j], a)
+                    or all(any(t.attribute == "typed_value" for t in typed[k]) for k in (i, j))
+                ):
+                    continue  # issue 22z: or dates beside two results, each the date of its result
                 if m.attribute == "typed_value":
                     things = _named_things(clause_text[i], a), _named_things(clause_text[j], a)
                     if things[0] and things[1] and not things[0] & things[1]:
@@ -2872,7 +2994,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                     if named[0] and named[1] and not named[0] & named[1]:
                         continue  # two different parts
                 if m.attribute in ("typed_value", "typed_side") and (
-                    flagged(a.history, i) or flagged(a.history, j) or dated[i] or dated[j]
+                    flagged(a.history, i) or flagged(a.history, j) or dated_apart(i, j)
                 ):
                     continue
                 pairs.append(

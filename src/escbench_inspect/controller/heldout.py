@@ -76,6 +76,11 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   mechanisms the fifth blind half's misses showed (sources that both say one side, recent weights,
   flagged reactions, an allergy record's only allergen, doses given at a time, collection times,
   vaccines by name, never-taken drugs, compliance aids, advance directives, gestations, clock times).
+- development half 10 (``detector_heldout_dev10.yaml``, split ``dev``, issue 22z): the conflict
+  mechanisms the eighth blind half's misses showed (one occasion named for two readings, a day of the
+  month alone, an analyte with its value a few words on, a pregnancy denied with its predicate left out,
+  an ABO group in words, allergy bands and lists, list entries and orders with their status, a denied
+  change, a change a third clause names, amended and withdrawn reports).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind6|all]
 [--assertion rules|context] [--json] [--misses]``.
@@ -109,6 +114,7 @@ DEV6_FILE = HERE / "detector_heldout_dev6.yaml"
 DEV7_FILE = HERE / "detector_heldout_dev7.yaml"
 DEV8_FILE = HERE / "detector_heldout_dev8.yaml"
 DEV9_FILE = HERE / "detector_heldout_dev9.yaml"
+DEV10_FILE = HERE / "detector_heldout_dev10.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -312,6 +318,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV7_FILE).items,
         *load_heldout(DEV8_FILE).items,
         *load_heldout(DEV9_FILE).items,
+        *load_heldout(DEV10_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -19,8 +19,15 @@ from escbench_inspect.controller.detectors import (
 )
 
 DEV6 = heldout.load_heldout(heldout.DEV6_FILE).items
-# the C development items of rounds 5 (dev6), 6 (dev8) and 7 (dev9), each read as labelled
-C_DEV = [*DEV6, *(i for f in (heldout.DEV8_FILE, heldout.DEV9_FILE) for i in heldout.load_heldout(f).items)]
+# the C development items of rounds 5 (dev6), 6 (dev8), 7 (dev9) and 8 (dev10), each read as labelled
+C_DEV = [
+    *DEV6,
+    *(
+        item
+        for path in (heldout.DEV8_FILE, heldout.DEV9_FILE, heldout.DEV10_FILE)
+        for item in heldout.load_heldout(path).items
+    ),
+]
 
 
 @pytest.mark.parametrize("item", C_DEV, ids=[i.id for i in C_DEV])
