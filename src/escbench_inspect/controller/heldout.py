@@ -55,6 +55,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 9 (``detector_heldout_blind9.yaml``, split ``blind9``, ids ``kc_``/``km_``, issue 22z):
   conflict and missing items (``docs/blind_halves/author_spec_v9.md``: eight C positives per family,
   six M positives per family), frozen before the round-8 conflict work it judges and run once on it.
+  Its misses were read for round 9 (issue 22z).
+- blind half 10 (``detector_heldout_blind10.yaml``, split ``blind10``, ids ``jc_``/``jm_``, issue 22z):
+  as the ninth (``docs/blind_halves/author_spec_v10.md``; a quarter of the M items in the handoff
+  register), frozen before the round-9 conflict work it judges and run once on it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -123,8 +127,20 @@ BLIND6_FILE = HERE / "detector_heldout_blind6.yaml"
 BLIND7_FILE = HERE / "detector_heldout_blind7.yaml"
 BLIND8_FILE = HERE / "detector_heldout_blind8.yaml"
 BLIND9_FILE = HERE / "detector_heldout_blind9.yaml"
+BLIND10_FILE = HERE / "detector_heldout_blind10.yaml"
 Half = Literal[
-    "dev", "test", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9"
+    "dev",
+    "test",
+    "blind",
+    "blind2",
+    "blind3",
+    "blind4",
+    "blind5",
+    "blind6",
+    "blind7",
+    "blind8",
+    "blind9",
+    "blind10",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -139,6 +155,7 @@ SPLIT_PREFIX = {
     "blind7": "q",
     "blind8": "p",
     "blind9": "k",
+    "blind10": "j",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -152,6 +169,7 @@ HALF_TITLES = {
     "blind7": "blind half 7",
     "blind8": "blind half 8 (conflict only)",
     "blind9": "blind half 9 (conflict and missing)",
+    "blind10": "blind half 10 (conflict and missing)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -110,6 +110,7 @@ BLIND_SHA256 = {
     "blind7": "06ada2806fb70d096ee011f2effb93dcf195dc35b84b0e6cc31daef0e0c87c19",
     "blind8": "d656bd6d8a1bb77d1a40d39b959bd25d9fdf93d1e7d3a697588844d26fd7f379",
     "blind9": "9fcaf7c7c0931205d3b1b26b46e679819bdc9f4134145cbc726ce44811705821",
+    "blind10": "d120c02bd091d18b70d3a8ed8f845a668bc8b4e5ed858de1d93b471ab8719873",
 }
 
 
@@ -156,6 +157,7 @@ BLIND_SPLITS = {
     "blind7": ("q", "BLIND7_FILE"),
     "blind8": ("p", "BLIND8_FILE"),
     "blind9": ("k", "BLIND9_FILE"),
+    "blind10": ("j", "BLIND10_FILE"),
 }
 
 
