@@ -1227,6 +1227,8 @@ def _missing_reason(
         return "conditional"
     if _PRIOR_ABSENCE.search(text, max(0, start - 40), start) and _NOW_RESOLVED.match(text[end : end + 80]):
         return "resolved"
+    if _LATER_SUPPLIED.match(text[end : end + 160]) or _LATER_SUPPLIED.match(text[start : end + 160]):
+        return "resolved"  # after the marker, or inside a marker that reads on past a comma
     if _SUPPLIED_ELSEWHERE.match(text[end : end + 100]):
         return "supplied elsewhere"
     if task_class is not None and lexicon.needed is not None:
@@ -1285,6 +1287,20 @@ _PRIOR_ABSENCE = regex.compile(
 _NOW_RESOLVED = regex.compile(
     r"^[^.;\n]{0,20}?\b(?:now|since|subsequently|later)\b\W+(?:\w+\W+){0,2}?(?:confirmed|id'?d|identified|documented|"
     r"recorded|received|available|known|found|located|matched|traced|obtained|clarified|resulted|back)\b",
+    FLAGS,
+)
+# issue 22z: an absence that a later part of the sentence says was filled since ("weight missing on
+# arrival, now weighed 4.1 kg"; "allergies unknown at triage - since confirmed by daughter"; "dose unknown
+# on arrival, but dtr has since brought the pen"; "not recorded on arrival; this was discussed with her")
+_SUPPLIED_VERB = (
+    r"(?:confirm\w*|identified|id'?d|documented|recorded|received|available|known|found|located|matched"
+    r"|obtained|clarified|resulted|back|weighed|brought|charted|discussed|completed|signed)\b"
+)
+_LATER_SUPPLIED = regex.compile(
+    r"^[^.\n]{0,60}?(?:[,;]|\s[-–—]\s|\bbut\b)\s*[^.;\n]{0,40}?"
+    rf"(?:\b(?:now|since|subsequently|later)\b\W+(?:\w+\W+){{0,3}}?{_SUPPLIED_VERB}"
+    rf"|\b(?:this|it|that)\s+(?:was|has\s+been|have\s+been)\s+(?:since\s+)?{_SUPPLIED_VERB})"
+    rf"|^\s*(?:\w+\s+){{0,2}}now\s+{_SUPPLIED_VERB}",
     FLAGS,
 )
 # issue 22t: an item absent from one document and supplied by another in the same sentence ("the
@@ -1884,12 +1900,26 @@ HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation
 # issue 22u: a quoted field value ("allergies as 'none'"); an apostrophe inside a word stays
 _FIELD_QUOTE = regex.compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"“”]")
 # issue 22w: a spaced dash joins two sources' statements as a comma does ("she says 10 mg - box says 5 mg")
-_COMMA = regex.compile(r",(?=\s)\s*|\s+[-–—]\s+")
+# issue 22z: and a spaced slash ("EPR 'not pregnant' / pt & partner report 22/40"), not a ratio ("3/52")
+_COMMA = regex.compile(r",(?=\s)\s*|\s+[-–—/]\s+")
 # issue 22y: or the compliance aid it is packed in ("still on dosette from pharmacy")
 _PRONOUN_AFTER = regex.compile(
-    r"\s+(?:(?:to\s+)?(?:take|taking|use|using|have|having)\s+)?(?:it|them|(?:the\s+|his\s+|her\s+|their\s+)?(?:dosette|blister\s+pack|nomad|compliance\s+aid)\b)",
+    r"\s+(?:(?:to\s+)?(?:take|taking|use|using|have|having|dispense|dispensing|supply|supplying|give|giving"
+    r"|fill|filling|send|sending|order|ordering)\s+)?(?:it|them|(?:the\s+|his\s+|her\s+|their\s+)?(?:dosette|blister\s+pack|nomad|compliance\s+aid)\b)",
     FLAGS,
 )
+# issue 22z: a drug named as the heading of its clause ("Aspirin: GP summary 'discontinued'")
+_HEADING_LEAD = regex.compile(r"\W*$")
+_HEADING_COLON = regex.compile(r"\s*:")
+
+
+def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
+    """The clause's first drug when nothing but punctuation comes before it and a colon after it."""
+    if not drugs or not _HEADING_LEAD.match(clause, 0, drugs[0].start()):
+        return None
+    return drugs[0] if _HEADING_COLON.match(clause, drugs[0].end()) else None
+
+
 _AMOUNT_AFTER = regex.compile(r"\s*\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\b", FLAGS)
 _PRONOUN_BEFORE = regex.compile(r"\b(?:it|them)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
 _NEGATED_ACTIVITY = regex.compile(r"\b(?:no|not|never)\s+(?:\w+\s+){0,1}$", FLAGS)
@@ -2259,7 +2289,9 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
 
 
 _DOSE_GAP = regex.compile(
-    r"\s*(?:[-–:]\s*)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?(?:(?:last|still|regularly|monthly|weekly)\s+)?",
+    r"\s*(?:[-–:]\s*)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?"
+    # issue 22z: and its frequency ("GP list shows ramipril 5 mg OD active")
+    r"(?:(?:od|bd|bid|tds|tid|qds|qid|daily|nocte|mane|on|prn)\s+)?(?:(?:last|still|regularly|monthly|weekly)\s+)?",
     FLAGS,
 )
 _ENTRY_LEAD = regex.compile(
@@ -2282,6 +2314,11 @@ _NOT_ALONE = regex.compile(
 # article before a result ("A positive result")
 _BLOOD_GROUP_WORDS = regex.compile(
     r"(?<![\w])(?P<abo>AB|A|B|O)\s+(?P<rh>(?i:pos(?:itive)?|neg(?:ative)?))\b(?!\s+[a-z])"
+)
+# issue 22z: an ABO group without its RhD type, after the word "group"
+_ABO_ALONE = regex.compile(
+    r"(?i:\bgroup)\s+(?:(?i:as|is|was|of|reads?)\s+|[:=]\s*)?(?P<abo>AB|A|B|O)\b"
+    r"(?!\s*(?:[+\-]|(?i:pos|neg|rh)))"
 )
 _EMPTY_FIELD = regex.compile(r"[:\-–]\s*(?P<value>nil(?:\s+known)?|none(?:\s+known)?|nkda|nka)\s*$", FLAGS)
 _HALF_BEFORE = regex.compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
@@ -2388,6 +2425,8 @@ def _mentions(
         for m in _BLOOD_GROUP.finditer(clause):
             rh = "+" if m.group("rh").lower() in ("+", "pos", "positive") else "-"
             add("blood_group", "blood_group", (m.group("abo"), rh), m.start(), m.end())
+        for m in _ABO_ALONE.finditer(clause):  # issue 22z: "card reads group A", "gives the group as O"
+            add("blood_group", "blood_group", (m.group("abo"), None), m.start(), m.end())
     if a.lab is not None:
         named_lab = False
         for m in a.lab.finditer(clause):
@@ -2580,6 +2619,8 @@ def _status_mentions(
                 entry = _DOSE_GAP.fullmatch(gap) and _ENTRY_LEAD.search(clause, 0, before[-1].start())
                 if (passive or entry) and len(gap.split()) <= 6:
                     target = before[-1]
+            if target is None and before and before[0] is _heading_drug(clause, drugs):
+                target = before[0]  # issue 22z: "Aspirin: GP summary 'discontinued'"
             if target is None:
                 # "records show it discontinued"; issue 22u: "the repeat list shows it active"
                 before_pronoun = _PRONOUN_BEFORE.search(clause, 0, cue.start())
@@ -2592,9 +2633,9 @@ def _status_mentions(
                     start, end = cue.start(), cue.end()  # issue 22z: "EPR order active 500mg BD"
                 else:
                     continue
-                extra.append(
-                    Mention("medication_status", IMPLIED, status, index, offset + start, offset + end, True)
-                )
+                # issue 22z: with its negation read ("not taking it" is a stop)
+                span = (offset + start, offset + end)
+                extra.append(Mention("medication_status", IMPLIED, cue_status, index, *span, True))
                 continue
             key = _drug_key(target.group("drug"))
             if key in found and found[key][0] == "stopped":
@@ -2638,6 +2679,8 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
         return abs(m.value - n.value) > GESTATION_TOLERANCE_WEEKS  # type: ignore[operator]
     if m.attribute == "time":
         return _clocks_differ(m.value, n.value)  # type: ignore[arg-type]
+    if m.attribute == "blood_group":  # issue 22z: a part one of them leaves out (the RhD type) agrees
+        return any(u != v for u, v in zip(m.value, n.value, strict=True) if u is not None and v is not None)  # type: ignore[arg-type]
     return m.value != n.value
 
 
@@ -2645,7 +2688,8 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
 # draw", "taken at the same time"): a date beside them dates that occasion, not an earlier record
 _SAME_OCCASION = regex.compile(
     r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission)\b"
-    r"|\bat\s+the\s+same\s+time\b|\bsimultaneous(?:ly)?\b|\bsame[\s-]+day\b",
+    r"|\bat\s+the\s+same\s+time\b|\bsimultaneous(?:ly)?\b|\bsame[\s-]+day\b"
+    r"|\b(?:drawn|taken|sent|collected)\s+together\b",
     FLAGS,
 )
 

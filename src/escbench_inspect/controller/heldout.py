@@ -85,6 +85,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   month alone, an analyte with its value a few words on, a pregnancy denied with its predicate left out,
   an ABO group in words, allergy bands and lists, list entries and orders with their status, a denied
   change, a change a third clause names, amended and withdrawn reports).
+- development half 11 (``detector_heldout_dev11.yaml``, split ``dev``, issue 22z): the M mechanisms
+  the ninth blind half's misses showed (an absence a later part of the sentence says was filled since,
+  "unk", a person who cannot say when, a result never received, a plan not completed, a route absent).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind6|all]
 [--assertion rules|context] [--json] [--misses]``.
@@ -119,6 +122,7 @@ DEV7_FILE = HERE / "detector_heldout_dev7.yaml"
 DEV8_FILE = HERE / "detector_heldout_dev8.yaml"
 DEV9_FILE = HERE / "detector_heldout_dev9.yaml"
 DEV10_FILE = HERE / "detector_heldout_dev10.yaml"
+DEV11_FILE = HERE / "detector_heldout_dev11.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -337,6 +341,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV8_FILE).items,
         *load_heldout(DEV9_FILE).items,
         *load_heldout(DEV10_FILE).items,
+        *load_heldout(DEV11_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -15,6 +15,7 @@ from escbench_inspect.controller.detectors import (
     _date_value,
     attribute_conflicts,
     default_lexicon,
+    detect,
 )
 
 DEV10 = {i.id: i for i in heldout.load_heldout(heldout.DEV10_FILE).items}
@@ -64,6 +65,10 @@ PLANTED = [
     ("dc10_group_words", "_BLOOD_GROUP_WORDS", NEVER),
     ("dc10_no_named_allergy", "_NO_BEFORE", NEVER),
     ("dc10_entry_held", "_AMOUNT_AFTER", NEVER),
+    # round 9
+    ("dc10_abo_alone", "_ABO_ALONE", NEVER),
+    ("dc10_heading_drug", "_heading_drug", lambda clause, drugs: None),
+    ("dc10_slash_sources", "_COMMA", regex.compile(r",(?=\s)\s*|\s+[-–—]\s+")),  # without the slash
 ]
 
 
@@ -139,3 +144,26 @@ def test_a_year_inside_a_full_date_is_no_history() -> None:
     assert history.search("sodium 12/05/2026 = 139 mmol/L") is None
     assert history.search("wt 11.2 kg (03/2024)") is not None
     assert history.search("seen in 2019") is not None
+
+
+# ---- M (round 9): the absences blind v9 showed, on dev11 ------------------------------------------
+DEV11 = heldout.load_heldout(heldout.DEV11_FILE).items
+
+
+@pytest.mark.parametrize("item", DEV11, ids=[i.id for i in DEV11])
+def test_dev11_item_reads_as_labelled(item: heldout.HeldoutItem) -> None:
+    detection = detect(item.text, task_class=item.task_class)
+    assert detection.missing == (item.label == "positive"), detection.evidence
+
+
+LATER_SUPPLIED = [i for i in DEV11 if i.kind == "resolved"]
+
+
+@pytest.mark.parametrize("item", LATER_SUPPLIED, ids=[i.id for i in LATER_SUPPLIED])
+def test_an_absence_filled_since_fires_without_its_reading(
+    item: heldout.HeldoutItem, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each "resolved" near miss is carried by the later-supplied reading: without it, it fires."""
+    monkeypatch.setattr(detectors, "_LATER_SUPPLIED", NEVER)
+    detectors._default_flags.cache_clear()
+    assert detect(item.text, task_class=item.task_class).missing
