@@ -58,7 +58,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   Its misses were read for round 9 (issue 22z).
 - blind half 10 (``detector_heldout_blind10.yaml``, split ``blind10``, ids ``jc_``/``jm_``, issue 22z):
   as the ninth (``docs/blind_halves/author_spec_v10.md``; a quarter of the M items in the handoff
-  register), frozen before the round-9 conflict work it judges and run once on it.
+  register), frozen before the round-9 conflict work it judges and run once on it. Its misses were
+  read for round 10 (issue 22z).
+- blind half 11 (``detector_heldout_blind11.yaml``, split ``blind11``, ids ``gc_``, issue 22z): conflict
+  items only (``docs/blind_halves/author_spec_v11.md``), frozen before the round-10 work it judges.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -132,6 +135,7 @@ BLIND7_FILE = HERE / "detector_heldout_blind7.yaml"
 BLIND8_FILE = HERE / "detector_heldout_blind8.yaml"
 BLIND9_FILE = HERE / "detector_heldout_blind9.yaml"
 BLIND10_FILE = HERE / "detector_heldout_blind10.yaml"
+BLIND11_FILE = HERE / "detector_heldout_blind11.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -145,6 +149,7 @@ Half = Literal[
     "blind8",
     "blind9",
     "blind10",
+    "blind11",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -160,6 +165,7 @@ SPLIT_PREFIX = {
     "blind8": "p",
     "blind9": "k",
     "blind10": "j",
+    "blind11": "g",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -174,6 +180,7 @@ HALF_TITLES = {
     "blind8": "blind half 8 (conflict only)",
     "blind9": "blind half 9 (conflict and missing)",
     "blind10": "blind half 10 (conflict and missing)",
+    "blind11": "blind half 11 (conflict only)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))
