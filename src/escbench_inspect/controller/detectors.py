@@ -1297,8 +1297,8 @@ _SUPPLIED_VERB = (
     r"|obtained|clarified|resulted|back|weighed|brought|charted|discussed|completed|signed)\b"
 )
 _LATER_SUPPLIED = regex.compile(
-    r"^[^.\n]{0,60}?(?:[,;]|\s[-–—]\s|\bbut\b)\s*[^.;\n]{0,40}?"
-    rf"(?:\b(?:now|since|subsequently|later)\b\W+(?:\w+\W+){{0,3}}?{_SUPPLIED_VERB}"
+    r"^[^.?!\n]{0,60}?(?:[,;]|\s[-–—]\s|\bbut\b)\s*[^.;?!\n]{0,40}?"
+    rf"(?:\b(?:now|since|subsequently|later)\b[\s,:]+(?:[\w'-]+[\s,]+){{0,3}}?{_SUPPLIED_VERB}"
     rf"|\b(?:this|it|that)\s+(?:was|has\s+been|have\s+been)\s+(?:since\s+)?{_SUPPLIED_VERB})"
     rf"|^\s*(?:\w+\s+){{0,2}}now\s+{_SUPPLIED_VERB}",
     FLAGS,
@@ -1852,7 +1852,9 @@ _WEIGHT_CONTEXT = regex.compile(r"\b(?:weigh\w*|weight|wt|scales?)\b", FLAGS)
 _KG_PER = {"lb": 0.45359237, "pound": 0.45359237, "stone": 6.35029318, "st": 6.35029318}
 # issue 22u: "X vs Y" sets two readings side by side as "but" does ("K+ 6.8 on the lab vs 4.1 on the gas")
 _CLAUSE_SPLIT = regex.compile(
-    r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while|vs\.?|versus)\s+", FLAGS
+    # issue 22z: "… given as 14 March in the discharge summary and as 21 March in the operation note"
+    r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while|vs\.?|versus)\s+|\s+and\s+(?=as\s+\d)",
+    FLAGS,
 )
 _STATUS_WINDOW_WORDS = 3
 IMPLIED = "?"  # a dose stated without its drug ("the pills are 5 mg"): the drug of a nearby clause
@@ -1869,7 +1871,11 @@ _BLOOD_GROUP = regex.compile(
     r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive)?|neg(?:ative)?)\b)"
 )
 # issue 22y: or its reaction ("radiology system flags iodinated contrast reaction (hives)")
-_ALLERGY_AFTER = regex.compile(r"\s+(?:allerg(?:y|ies)|reactions?)\b", FLAGS)
+# issue 22z: or what it does to the patient ("codeine makes me itch all over")
+_ALLERGY_AFTER = regex.compile(
+    r"\s+(?:allerg(?:y|ies)|reactions?|makes?\s+(?:me|him|her|them)\s+(?:itch|itchy|swell|wheez\w*|break\s+out|come\s+out))\b",
+    FLAGS,
+)
 # issue 22y: an allergy record that names its only allergen ("GP summary: allergy = erythromycin only")
 _NO_BEFORE = regex.compile(r"\bno\s+(?:known\s+)?$", FLAGS)
 _ONLY_AFTER = regex.compile(r"\s+only\b", FLAGS)
@@ -1920,6 +1926,13 @@ def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
     return drugs[0] if _HEADING_COLON.match(clause, drugs[0].end()) else None
 
 
+_EXPLAINED_BETWEEN = 2  # issue 22z: an explanation one clause between the two statements reaches them
+_AS_AGAIN = regex.compile(r"\s*as\s+(?=\d)", FLAGS)
+_AMOUNT_BEFORE = regex.compile(
+    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\s+(?:(?:od|bd|bid|tds|tid|qds|daily|nocte|mane)\s+)?"
+    r"(?:(?:still|is|are|was|were|being)\s+){0,3}$",
+    FLAGS,
+)
 _AMOUNT_AFTER = regex.compile(r"\s*\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\b", FLAGS)
 _PRONOUN_BEFORE = regex.compile(r"\b(?:it|them)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
 _NEGATED_ACTIVITY = regex.compile(r"\b(?:no|not|never)\s+(?:\w+\s+){0,1}$", FLAGS)
@@ -2025,7 +2038,9 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             + r")(?![\w+])"
             # issue 22u: the record between analyte and value ("CBG on MAR 4.2 mmol/L"), or a few words
             # before an equals sign ("glucose drawn 0600 = 7.1 mmol/L")
-            + r"(?:\s+(?:on|per|from|in|by)\s+(?:the\s+)?[a-z][\w-]*|(?:\s+[\w@:-]+){1,3}?(?=\s*=)"
+            # issue 22z: a record named with its kind ("HbA1c per GP summary 6.1%")
+            + r"(?:\s+(?:on|per|from|in|by)\s+(?:the\s+)?[a-z][\w-]*"
+            + r"(?:\s+(?:summary|letter|record|list|note|system|report))?|(?:\s+[\w@:-]+){1,3}?(?=\s*=)"
             + r"|\s+(?:(?:on|from|in)\s+)?(?:the\s+)?same\s+(?:draw|sample|specimen|check|time))?"
             + r"[\s:=]{0,3}(?:(?:was|is|of)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])"
             + unit_group,
@@ -2051,10 +2066,10 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         allergy_notation=regex.compile(
             # issue 22t: the entry's separator may be a bracket, a dash, a colon or ", with", and a
             # few words may qualify the reaction ("penicillin - anaphylaxis", "trimethoprim, with a
-            # widespread urticarial rash")
+            # widespread urticarial rash"); issue 22z: or an arrow ("penicillin -> rash")
             "(?:"
             + allergen.pattern
-            + r")\s*(?:\(|[-–:]|,?\s+with\b)\s*(?:(?:a|an|severe|widespread|generalised|generalized|"
+            + r")\s*(?:\(|->|→|[-–:]|,?\s+with\b)\s*(?:(?:a|an|severe|widespread|generalised|generalized|"
             r"mild|bad|itchy|urticarial|facial|full[\s-]body|whole[\s-]body)\s+){0,3}(?:"
             + _alternation(spec.allergy_reactions).pattern
             + r")",
@@ -2498,7 +2513,8 @@ def _mentions(
         for clock in _CLOCK.finditer(clause):
             if _TIME_STATED.search(clause, 0, clock.start()):
                 add("time", IMPLIED, _clock_minutes(clock), *clock.span())
-    if not dated_event and _REPORTING.search(clause) and a.source.search(clause):
+    # issue 22z: or the second half of "given as 14 March in the summary and as 21 March in the note"
+    if not dated_event and (_REPORTING.search(clause) or _AS_AGAIN.match(clause)) and a.source.search(clause):
         date = _DATE_STATED.search(clause)  # "the cardiology letter says March 2021": the event nearby
         if date and not _DOCUMENT_DATE.search(clause, 0, date.start()):
             add("date", IMPLIED, _date_value(date), *date.span())
@@ -2631,6 +2647,10 @@ def _status_mentions(
                     start, end = cue.start(), after_pronoun.end()
                 elif status == "active" and _AMOUNT_AFTER.match(clause, cue.end()):
                     start, end = cue.start(), cue.end()  # issue 22z: "EPR order active 500mg BD"
+                elif cue_status != status and not clause[cue.end() :].strip(" .;,"):
+                    start, end = cue.start(), cue.end()  # issue 22z: "pt and own supply - not taking"
+                elif status == "active" and _AMOUNT_BEFORE.search(clause, 0, cue.start()):
+                    start, end = cue.start(), cue.end()  # issue 22z: "MAR shows 500 mg BD still being given"
                 else:
                     continue
                 # issue 22z: with its negation read ("not taking it" is a stop)
@@ -2687,7 +2707,7 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
 # issue 22z: two values named as of one occasion ("the result for that same date", "from the same
 # draw", "taken at the same time"): a date beside them dates that occasion, not an earlier record
 _SAME_OCCASION = regex.compile(
-    r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission)\b"
+    r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month)\b"
     r"|\bat\s+the\s+same\s+time\b|\bsimultaneous(?:ly)?\b|\bsame[\s-]+day\b"
     r"|\b(?:drawn|taken|sent|collected)\s+together\b",
     FLAGS,
@@ -2790,7 +2810,10 @@ def _class_stops(
 # unit, a date, an RhD sign -- read where no attribute pair was found, between two neighbouring clauses
 # that each name a source (see `attribute_conflicts`)
 _ANY_SIDE = regex.compile(
-    r"(?:\b(?P<side>left|right|lt|rt)\b|(?-i:\b(?P<abbr>[LR])(?:E\b|-sided\b|\b(?=\s+[a-z]))))"
+    # issue 22z: or before a number or an upper-case abbreviation ("R 5th ICS", "R NOF #"), or alone at
+    # the end of a statement ("theatre list says L.")
+    r"(?:\b(?P<side>left|right|lt|rt)\b|(?-i:\b(?P<abbr>[LR])(?:E\b|-sided\b|\b(?=\s+[a-z])"
+    r"|\b(?=\s+(?:\d|[A-Z]{2,}\b))|\b(?<=\b(?:says?|states?|reads?|shows?|documents?|records?|lists?)\s+[LR])(?=\s*(?:[.;,]|$)))))"
     # the side of the heart or the brain is not a limb's or an organ's ("left ventricular", "left hemisphere")
     r"(?![\s-]+(?:ventricular|ventricle|atrial|atrium|bundle|heart|lobe|hemisphere|hand\s+side|axis)\b)",
     FLAGS,
@@ -2929,9 +2952,12 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         return (
             changed(i)
             or changed(j)
+            # issue 22z: or a clause between them explains ("4.2kg on one form and 6.2kg on the other, the
+            # nurse reweighed her and it was a typo, both forms say 6.2kg now")
             or flagged(a.explained, i)
             or flagged(a.explained, j)
             or (j + 1 < len(spans) and flagged(a.explained, j + 1))
+            or (j - i <= _EXPLAINED_BETWEEN and any(flagged(a.explained, k) for k in range(i + 1, j)))
         )
 
     def changed(i: int) -> bool:

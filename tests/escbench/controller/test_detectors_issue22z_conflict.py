@@ -69,7 +69,17 @@ PLANTED = [
     ("dc10_abo_alone", "_ABO_ALONE", NEVER),
     ("dc10_heading_drug", "_heading_drug", lambda clause, drugs: None),
     ("dc10_slash_sources", "_COMMA", regex.compile(r",(?=\s)\s*|\s+[-–—]\s+")),  # without the slash
+    # round 10
+    ("dc10_and_as", "_AS_AGAIN", NEVER),
+    ("dc10_still_being_given", "_AMOUNT_BEFORE", NEVER),
 ]
+
+
+def test_an_explanation_between_the_two_statements(monkeypatch: pytest.MonkeyPatch, fresh_memo: None) -> None:
+    """The typo explained in the clause between "one form … the other" and "both forms say … now"."""
+    assert not fires("dc10_typo_between_n1")
+    monkeypatch.setattr(detectors, "_EXPLAINED_BETWEEN", 0)
+    assert fires("dc10_typo_between_n1")
 
 
 @pytest.mark.parametrize(("item_id", "name", "replacement"), PLANTED, ids=[f"{i}-{n}" for i, n, _ in PLANTED])
