@@ -62,6 +62,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   read for round 10 (issue 22z).
 - blind half 11 (``detector_heldout_blind11.yaml``, split ``blind11``, ids ``gc_``, issue 22z): conflict
   items only (``docs/blind_halves/author_spec_v11.md``), frozen before the round-10 work it judges.
+  Its misses were read for round 11 (issue 22z).
+- blind half 12 (``detector_heldout_blind12.yaml``, split ``blind12``, ids ``fc_``, issue 22z): as the
+  eleventh (``docs/blind_halves/author_spec_v12.md``), frozen before the round-11 work it judges.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -136,6 +139,7 @@ BLIND8_FILE = HERE / "detector_heldout_blind8.yaml"
 BLIND9_FILE = HERE / "detector_heldout_blind9.yaml"
 BLIND10_FILE = HERE / "detector_heldout_blind10.yaml"
 BLIND11_FILE = HERE / "detector_heldout_blind11.yaml"
+BLIND12_FILE = HERE / "detector_heldout_blind12.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -150,6 +154,7 @@ Half = Literal[
     "blind9",
     "blind10",
     "blind11",
+    "blind12",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -166,6 +171,7 @@ SPLIT_PREFIX = {
     "blind9": "k",
     "blind10": "j",
     "blind11": "g",
+    "blind12": "f",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -181,6 +187,7 @@ HALF_TITLES = {
     "blind9": "blind half 9 (conflict and missing)",
     "blind10": "blind half 10 (conflict and missing)",
     "blind11": "blind half 11 (conflict only)",
+    "blind12": "blind half 12 (conflict only)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -112,6 +112,7 @@ BLIND_SHA256 = {
     "blind9": "9fcaf7c7c0931205d3b1b26b46e679819bdc9f4134145cbc726ce44811705821",
     "blind10": "d120c02bd091d18b70d3a8ed8f845a668bc8b4e5ed858de1d93b471ab8719873",
     "blind11": "79c8bd7e7a1e830568a204a87406b15c811a287e981fd59658014828d4674b8b",
+    "blind12": "31dda73d993adf04d0479a9a0ec9ed62238f417c977a7bb7b39126ba38066efb",
 }
 
 
@@ -160,6 +161,7 @@ BLIND_SPLITS = {
     "blind9": ("k", "BLIND9_FILE"),
     "blind10": ("j", "BLIND10_FILE"),
     "blind11": ("g", "BLIND11_FILE"),
+    "blind12": ("f", "BLIND12_FILE"),
 }
 
 
