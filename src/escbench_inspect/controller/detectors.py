@@ -1927,7 +1927,12 @@ def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
 
 
 _EXPLAINED_BETWEEN = 2  # issue 22z: an explanation one clause between the two statements reaches them
+_LEADING_VALUE = regex.compile(r"\s*\d+(?:\.\d+)?(?=\s+(?:on|per|from|by|in)\s)", FLAGS)
 _AS_AGAIN = regex.compile(r"\s*as\s+(?=\d)", FLAGS)
+_NEGATIVE_AUXILIARY = regex.compile(r"\b(?:haven'?t|hasn'?t|didn'?t|weren'?t|wasn'?t)\s+(?:\w+\s+)?$", FLAGS)
+_FILLS_STOPPED = regex.compile(
+    r"\bno\s+(?:fills|refills|supply|supplies|dispensing|collections?)\s+since\b", FLAGS
+)
 _AMOUNT_BEFORE = regex.compile(
     r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\s+(?:(?:od|bd|bid|tds|tid|qds|daily|nocte|mane)\s+)?"
     r"(?:(?:still|is|are|was|were|being)\s+){0,3}$",
@@ -1935,7 +1940,10 @@ _AMOUNT_BEFORE = regex.compile(
 )
 _AMOUNT_AFTER = regex.compile(r"\s*\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\b", FLAGS)
 _PRONOUN_BEFORE = regex.compile(r"\b(?:it|them)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
-_NEGATED_ACTIVITY = regex.compile(r"\b(?:no|not|never)\s+(?:\w+\s+){0,1}$", FLAGS)
+# issue 22z: and a negative auxiliary ("they havent been giving it")
+_NEGATED_ACTIVITY = regex.compile(
+    r"\b(?:no|not|never|haven'?t|hasn'?t|didn'?t|weren'?t|wasn'?t|isn'?t|aren'?t)\s+(?:\w+\s+){0,1}$", FLAGS
+)
 _INSTRUCTION_GAP_WORDS = 6
 
 
@@ -2237,9 +2245,14 @@ def _calendar_value(match: regex.Match) -> frozenset[tuple[int | None, int | Non
     return frozenset({(month, int(day), int(year) if year else None)})
 
 
+_DAYS_EXACT = 7
+
+
 def _days_agree(u: int, v: int) -> bool:
     """Two "days ago" agree within half the longer span ("2 weeks ago" and "last week"), not a day
     apart ("yesterday" and "3 days ago", "today" and "last night")."""
+    if max(u, v) < _DAYS_EXACT:  # issue 22z: within a week, days are counted ("yesterday" vs "2 days ago")
+        return u == v
     return abs(u - v) <= 0.5 * max(u, v)
 
 
@@ -2306,7 +2319,8 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
 _DOSE_GAP = regex.compile(
     r"\s*(?:[-–:]\s*)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?"
     # issue 22z: and its frequency ("GP list shows ramipril 5 mg OD active")
-    r"(?:(?:od|bd|bid|tds|tid|qds|qid|daily|nocte|mane|on|prn)\s+)?(?:(?:last|still|regularly|monthly|weekly)\s+)?",
+    r"(?:(?:sc|iv|po|im|pr|sl|s/c|inh|neb)\s+)?(?:(?:od|bd|bid|tds|tid|qds|qid|daily|nocte|mane|on|prn)\s+)?"
+    r"(?:(?:last|still|regularly|monthly|weekly)\s+)?(?:[-–:]\s*)?",
     FLAGS,
 )
 _ENTRY_LEAD = regex.compile(
@@ -2463,7 +2477,9 @@ def _mentions(
                     named_lab = True
         if not named_lab:  # issue 22u: a bare number a source reports ("the letter they sent says 138")
             for m in _BARE_NUMBER.finditer(clause):
-                if _REPORTED_VALUE.search(clause, 0, m.start()):
+                # issue 22z: or the second half of "Na 118 on VBG vs 134 on lab chem"
+                leading = _LEADING_VALUE.match(clause)
+                if _REPORTED_VALUE.search(clause, 0, m.start()) or (leading and leading.end() == m.end()):
                     add("lab_value", IMPLIED, (float(m.group("value")), None), *m.span())
     weights = list(_WEIGHT.finditer(clause))
     if weight_context:
@@ -2488,6 +2504,10 @@ def _mentions(
             add("side", IMPLIED, side.lower(), *s.span())
     for g in _GESTATION.finditer(clause):
         add("gestation", "gestation", gestation_weeks(g), *g.span())
+        if not any(
+            name == "pregnancy_status" for name, *_ in values_found
+        ):  # issue 22z: a gestation is a pregnancy
+            add("pregnancy_status", "pregnancy_status", "pregnant", *g.span())
     for s in _EYE_SIDE.finditer(clause):
         add("side", "eye", _SIDE_NAMES[s.group("side").lower()], *s.span())
     dated_event = False
@@ -2612,7 +2632,10 @@ def _status_mentions(
             elif any(s <= cue.start() < e for s, e in stops):
                 continue  # issue 22z: "takes" inside "no longer takes" is the stop's, not an activity
             cue_status = status
-            if status == "active" and _negated_before(clause, 0, cue.start(), lexicon):
+            negated = _negated_before(clause, 0, cue.start(), lexicon) or _NEGATIVE_AUXILIARY.search(
+                clause, 0, cue.start()
+            )
+            if status == "active" and negated:  # issue 22z: or a negative auxiliary ("havent been giving it")
                 # issue 22s: "no clopidogrel dispensed since 08/2024" is a drug not taken, against a
                 # list that has it current; a negated activity with its drug right after the negation
                 if not _NEGATED_ACTIVITY.search(clause, 0, cue.start()):
@@ -2661,6 +2684,8 @@ def _status_mentions(
             if key in found and found[key][0] == "stopped":
                 continue
             found[key] = (cue_status, min(cue.start(), target.start()), max(cue.end(), target.end()))
+    if _FILLS_STOPPED.search(clause):  # issue 22z: "last dispensed 11/2023, no fills since" is a stop
+        found = {key: ("stopped", s, e) for key, (_, s, e) in found.items()}
     return [
         *(
             Mention("medication_status", key, status, index, offset + s, offset + e)
@@ -2946,6 +2971,18 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         clause = _RECENT.sub(" ", clause_text[i]) if attribute == "weight" else clause_text[i]
         return a.history.search(clause) is not None
 
+    def history_words(i: int) -> set[str]:
+        return {m.group().lower() for m in a.history.finditer(clause_text[i])} if a.history else set()
+
+    def historic_apart(attribute: str, i: int, j: int) -> bool:
+        """Either clause speaks of history, unless both speak of the same past event in the same words
+        ("birth wt 3.4kg on the postnatal letter, birth wt on the drug chart 2.9kg"; issue 22z)."""
+        if not (historic_for(attribute, i) or historic_for(attribute, j)):
+            return False
+        return not (
+            historic_for(attribute, i) and historic_for(attribute, j) and history_words(i) == history_words(j)
+        )
+
     def framed_as_change(i: int, j: int) -> bool:
         """Either clause frames the difference as a change or explains it, or the clause right after
         the second gives the verdict (issue 22u: "GP record states 5 mg OD. Consistent.")."""
@@ -3022,9 +3059,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 continue
             if m.attribute in a.spec.history_only and (flagged(a.history, i) or flagged(a.history, j)):
                 continue  # issue 22s: a code status "during his 2022 admission" is that admission's
-            if m.attribute in HISTORY_SENSITIVE and (
-                historic_for(m.attribute, i) or historic_for(m.attribute, j) or dated_apart(i, j)
-            ):
+            if m.attribute in HISTORY_SENSITIVE and (historic_apart(m.attribute, i, j) or dated_apart(i, j)):
                 continue
             if m.attribute == "side" and (flagged(a.bilateral, i) or flagged(a.bilateral, j)):
                 continue

@@ -72,7 +72,17 @@ PLANTED = [
     # round 10
     ("dc10_and_as", "_AS_AGAIN", NEVER),
     ("dc10_still_being_given", "_AMOUNT_BEFORE", NEVER),
+    # round 11
+    ("dc10_vs_value", "_LEADING_VALUE", NEVER),
+    ("dc10_no_fills_since", "_FILLS_STOPPED", NEVER),
+    ("dc10_havent_been_giving", "_NEGATIVE_AUXILIARY", NEVER),
 ]
+
+
+def test_two_clauses_of_one_past_event() -> None:
+    """Both clauses name the same past event ("birth wt") in the same words: not history to each other."""
+    assert fires("dc10_same_past_event")
+    assert not fires("dc10_same_past_event_n1")
 
 
 def test_an_explanation_between_the_two_statements(monkeypatch: pytest.MonkeyPatch, fresh_memo: None) -> None:
