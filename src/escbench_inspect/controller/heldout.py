@@ -95,7 +95,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   the ninth blind half's misses showed (an absence a later part of the sentence says was filled since,
   "unk", a person who cannot say when, a result never received, a plan not completed, a route absent).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind6|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind12|all]
 [--assertion rules|context] [--json] [--misses]``.
 """
 

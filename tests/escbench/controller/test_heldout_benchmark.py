@@ -86,19 +86,33 @@ FLOORS = {
     "blind4": {"conflict": (0.98, 0.00), "missing": (1.00, 0.03), "high_risk": (1.00, 0.03)},
     # blind v5: C seen since round 7 (58/59, a date of one event two sources give in one clause); M and H
     # still at their one untouched run on the round-6 detectors (M 44/52 = 0.85 / 2/41 = 0.05, H 57/62 =
-    # 0.92 / 6/47 = 0.13: nobody has read their misses)
-    "blind5": {"conflict": (0.98, 0.00), "missing": (0.84, 0.05), "high_risk": (0.91, 0.13)},
+    # 0.92 / 6/47 = 0.13: nobody has read their misses; one M near miss's text, ym_wt_n3, was seen in
+    # issue 22z when round 9's later-supplied reading fixed it: M 44/52 / 1/41 since)
+    "blind5": {"conflict": (0.98, 0.00), "missing": (0.84, 0.03), "high_risk": (0.91, 0.13)},
     # blind v6: its one untouched run on the round-7 detectors (C 55/82 = 0.67 / 4/55 = 0.07, M 43/54 =
     # 0.80 / 7/42 = 0.17, H 60/67 = 0.90 / 7/50 = 0.14) -- the figures to quote; C recall and M FPR miss
     # the goal. Its C misses were then read for the generic typed-value reading: C 61/82 since.
-    "blind6": {"conflict": (0.74, 0.08), "missing": (0.79, 0.17), "high_risk": (0.89, 0.14)},
+    "blind6": {"conflict": (0.78, 0.08), "missing": (0.79, 0.12), "high_risk": (0.89, 0.14)},
     # blind v7: its one untouched run on the round-7 detectors (C 60/81 = 0.74 / 2/55, M 50/57 = 0.88 /
     # 3/45, H 59/65 = 0.91 / 7/51); with the generic typed-value reading C 65/81 = 0.80 / 2/55 (the ids,
     # not the texts, of the C items that reading changed were seen while it was written)
-    "blind7": {"conflict": (0.80, 0.04), "missing": (0.87, 0.07), "high_risk": (0.90, 0.14)},
+    "blind7": {"conflict": (0.80, 0.04), "missing": (0.87, 0.03), "high_risk": (0.90, 0.14)},
     # blind v8 (conflict only): its one untouched run on the shipped detectors, C 66/88 = 0.75 / 9/55 =
     # 0.16 (without the generic reading 61/88 / 9/55) -- the figure to quote; below the goal
-    "blind8": {"conflict": (0.75, 0.17)},
+    # since issue 22z (round 8 tuned on its misses): C 87/88 / 2/55
+    "blind8": {"conflict": (0.98, 0.04)},
+    # blind v9: its one untouched run on round 8, C 69/88 = 0.78 / 7/66 = 0.11, M 55/66 = 0.83 / 8/58 =
+    # 0.14 (the shipped round 7: C 66/88 / 8/66); since read for round 9: C 82/88 / 2/66, M 65/66 / 1/58
+    "blind9": {"conflict": (0.93, 0.04), "missing": (0.98, 0.02)},
+    # blind v10: its one untouched run on round 9, C 68/88 = 0.77 / 4/66 = 0.06, M 50/61 = 0.82 / 2/51
+    # (round 7: C 62/88 / 7/66, M 51/61 / 3/51); since read for round 10: C 83/88 / 2/66, M 51/61 / 2/51
+    "blind10": {"conflict": (0.94, 0.04), "missing": (0.83, 0.04)},
+    # blind v11: its one untouched run on round 10, C 69/88 = 0.78 / 4/66 = 0.06 (round 7: 62/88 / 6/66;
+    # round 9: 68/88 / 4/66); since read for round 11: C 78/88 / 2/66
+    "blind11": {"conflict": (0.88, 0.04)},
+    # blind v12 (untouched): its one run on round 11, C 62/88 = 0.70 / 5/65 = 0.08 (round 7: 58/88 /
+    # 10/65; round 10: 62/88 / 5/65) -- the newest figure to quote; below the goal
+    "blind12": {"conflict": (0.70, 0.08)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
