@@ -1909,9 +1909,11 @@ _FIELD_QUOTE = regex.compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"�
 # issue 22z: and a spaced slash ("EPR 'not pregnant' / pt & partner report 22/40"), not a ratio ("3/52")
 _COMMA = regex.compile(r",(?=\s)\s*|\s+[-–—/]\s+")
 # issue 22y: or the compliance aid it is packed in ("still on dosette from pharmacy")
+# issue 22z: or the object of a verb after the cue ("continues to take it", "continues to dispense it")
 _PRONOUN_AFTER = regex.compile(
     r"\s+(?:(?:to\s+)?(?:take|taking|use|using|have|having|dispense|dispensing|supply|supplying|give|giving"
-    r"|fill|filling|send|sending|order|ordering)\s+)?(?:it|them|(?:the\s+|his\s+|her\s+|their\s+)?(?:dosette|blister\s+pack|nomad|compliance\s+aid)\b)",
+    r"|fill|filling|send|sending|order|ordering)\s+)?"
+    r"(?:it|them|(?:the\s+|his\s+|her\s+|their\s+)?(?:dosette|blister\s+pack|nomad|compliance\s+aid)\b)",
     FLAGS,
 )
 # issue 22z: a drug named as the heading of its clause ("Aspirin: GP summary 'discontinued'")
@@ -1926,13 +1928,21 @@ def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
     return drugs[0] if _HEADING_COLON.match(clause, drugs[0].end()) else None
 
 
-_EXPLAINED_BETWEEN = 2  # issue 22z: an explanation one clause between the two statements reaches them
+# issue 22z: an explanation in the one clause between two statements reaches them
+_EXPLAINED_BETWEEN = 2
+# issue 22z: the value that opens the second half of "Na 118 on VBG vs 134 on lab chem"
 _LEADING_VALUE = regex.compile(r"\s*\d+(?:\.\d+)?(?=\s+(?:on|per|from|by|in)\s)", FLAGS)
+# issue 22z: the second half of "given as 14 March in the summary and as 21 March in the note"
 _AS_AGAIN = regex.compile(r"\s*as\s+(?=\d)", FLAGS)
-_NEGATIVE_AUXILIARY = regex.compile(r"\b(?:haven'?t|hasn'?t|didn'?t|weren'?t|wasn'?t)\s+(?:\w+\s+)?$", FLAGS)
+# issue 22z: a negative auxiliary before an activity ("they havent been giving it")
+_NEGATIVE_AUXILIARIES = r"haven'?t|hasn'?t|didn'?t|weren'?t|wasn'?t"
+_NEGATIVE_AUXILIARY = regex.compile(rf"\b(?:{_NEGATIVE_AUXILIARIES})\s+(?:\w+\s+)?$", FLAGS)
+# issue 22z: a fill history that ends ("last dispensed 11/2023, no fills since"): its drug is stopped
 _FILLS_STOPPED = regex.compile(
     r"\bno\s+(?:fills|refills|supply|supplies|dispensing|collections?)\s+since\b", FLAGS
 )
+# issue 22z: an amount before an activity without its drug ("MAR shows 500 mg BD still being given"),
+# and one after it ("EPR order active 500mg BD"): a status of the neighbouring clause's drug
 _AMOUNT_BEFORE = regex.compile(
     r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\s+(?:(?:od|bd|bid|tds|tid|qds|daily|nocte|mane)\s+)?"
     r"(?:(?:still|is|are|was|were|being)\s+){0,3}$",
@@ -1942,7 +1952,7 @@ _AMOUNT_AFTER = regex.compile(r"\s*\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units
 _PRONOUN_BEFORE = regex.compile(r"\b(?:it|them)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
 # issue 22z: and a negative auxiliary ("they havent been giving it")
 _NEGATED_ACTIVITY = regex.compile(
-    r"\b(?:no|not|never|haven'?t|hasn'?t|didn'?t|weren'?t|wasn'?t|isn'?t|aren'?t)\s+(?:\w+\s+){0,1}$", FLAGS
+    rf"\b(?:no|not|never|isn'?t|aren'?t|{_NEGATIVE_AUXILIARIES})\s+(?:\w+\s+){{0,1}}$", FLAGS
 )
 _INSTRUCTION_GAP_WORDS = 6
 
@@ -2838,7 +2848,8 @@ _ANY_SIDE = regex.compile(
     # issue 22z: or before a number or an upper-case abbreviation ("R 5th ICS", "R NOF #"), or alone at
     # the end of a statement ("theatre list says L.")
     r"(?:\b(?P<side>left|right|lt|rt)\b|(?-i:\b(?P<abbr>[LR])(?:E\b|-sided\b|\b(?=\s+[a-z])"
-    r"|\b(?=\s+(?:\d|[A-Z]{2,}\b))|\b(?<=\b(?:says?|states?|reads?|shows?|documents?|records?|lists?)\s+[LR])(?=\s*(?:[.;,]|$)))))"
+    r"|\b(?=\s+(?:\d|[A-Z]{2,}\b))"
+    r"|\b(?<=\b(?:says?|states?|reads?|shows?|documents?|records?|lists?)\s+[LR])(?=\s*(?:[.;,]|$)))))"
     # the side of the heart or the brain is not a limb's or an organ's ("left ventricular", "left hemisphere")
     r"(?![\s-]+(?:ventricular|ventricle|atrial|atrium|bundle|heart|lobe|hemisphere|hand\s+side|axis)\b)",
     FLAGS,
@@ -2984,13 +2995,13 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         )
 
     def framed_as_change(i: int, j: int) -> bool:
-        """Either clause frames the difference as a change or explains it, or the clause right after
-        the second gives the verdict (issue 22u: "GP record states 5 mg OD. Consistent.")."""
+        """Either clause frames the difference as a change or explains it, the clause right after the
+        second gives the verdict (issue 22u: "GP record states 5 mg OD. Consistent."), or a clause
+        between two close ones explains it (issue 22z: "4.2kg on one form and 6.2kg on the other, the
+        nurse reweighed her and it was a typo, both forms say 6.2kg now")."""
         return (
             changed(i)
             or changed(j)
-            # issue 22z: or a clause between them explains ("4.2kg on one form and 6.2kg on the other, the
-            # nurse reweighed her and it was a typo, both forms say 6.2kg now")
             or flagged(a.explained, i)
             or flagged(a.explained, j)
             or (j + 1 < len(spans) and flagged(a.explained, j + 1))
