@@ -2020,6 +2020,12 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
     lab_units = sorted({u for table in spec.lab_units.values() for u in table}, key=len, reverse=True)
     unit_alt = "|".join(regex.escape(u) for u in lab_units)
     unit_group = rf"(?:\s*(?P<unit>{unit_alt})(?!\w))?" if lab_units else ""
+    # an analyte's name: read alone (issue 22z) and as the head of a value
+    analyte = (
+        r"(?<![\w+])(?P<analyte>"
+        + "|".join(regex.escape(w) for w in sorted(lab_key, key=len, reverse=True))
+        + r")(?![\w+])"
+    )
     allergen_words = sorted(allergen_class, key=len, reverse=True)
     allergen = regex.compile(
         r"(?<![\w-])(?P<allergen>"
@@ -2051,9 +2057,7 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         ),
         blood_cue=_optional(spec.blood_group_cues),
         lab=regex.compile(
-            r"(?<![\w+])(?P<analyte>"
-            + "|".join(regex.escape(w) for w in sorted(lab_key, key=len, reverse=True))
-            + r")(?![\w+])"
+            analyte
             # issue 22u: the record between analyte and value ("CBG on MAR 4.2 mmol/L"), or a few words
             # before an equals sign ("glucose drawn 0600 = 7.1 mmol/L")
             # issue 22z: a record named with its kind ("HbA1c per GP summary 6.1%")
@@ -2067,14 +2071,7 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         if lab_key
         else None,
         lab_key=lab_key,
-        lab_name=regex.compile(
-            r"(?<![\w+])(?P<analyte>"
-            + "|".join(regex.escape(w) for w in sorted(lab_key, key=len, reverse=True))
-            + r")(?![\w+])",
-            FLAGS,
-        )
-        if lab_key
-        else None,
+        lab_name=regex.compile(analyte, FLAGS) if lab_key else None,
         stop_instruction=_optional(spec.status_stop_instruction),
         lab_unit_value=regex.compile(
             rf"(?<![\w./])(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>{unit_alt})(?!\w)", FLAGS
@@ -2642,10 +2639,11 @@ def _status_mentions(
             elif any(s <= cue.start() < e for s, e in stops):
                 continue  # issue 22z: "takes" inside "no longer takes" is the stop's, not an activity
             cue_status = status
-            negated = _negated_before(clause, 0, cue.start(), lexicon) or _NEGATIVE_AUXILIARY.search(
-                clause, 0, cue.start()
-            )
-            if status == "active" and negated:  # issue 22z: or a negative auxiliary ("havent been giving it")
+            # issue 22z: or a negative auxiliary ("havent been giving it")
+            if status == "active" and (
+                _negated_before(clause, 0, cue.start(), lexicon)
+                or _NEGATIVE_AUXILIARY.search(clause, 0, cue.start())
+            ):
                 # issue 22s: "no clopidogrel dispensed since 08/2024" is a drug not taken, against a
                 # list that has it current; a negated activity with its drug right after the negation
                 if not _NEGATED_ACTIVITY.search(clause, 0, cue.start()):
@@ -2988,11 +2986,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     def historic_apart(attribute: str, i: int, j: int) -> bool:
         """Either clause speaks of history, unless both speak of the same past event in the same words
         ("birth wt 3.4kg on the postnatal letter, birth wt on the drug chart 2.9kg"; issue 22z)."""
-        if not (historic_for(attribute, i) or historic_for(attribute, j)):
-            return False
-        return not (
-            historic_for(attribute, i) and historic_for(attribute, j) and history_words(i) == history_words(j)
-        )
+        first, second = historic_for(attribute, i), historic_for(attribute, j)
+        return (first or second) and not (first and second and history_words(i) == history_words(j))
 
     def framed_as_change(i: int, j: int) -> bool:
         """Either clause frames the difference as a change or explains it, the clause right after the
