@@ -65,6 +65,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   Its misses were read for round 11 (issue 22z).
 - blind half 12 (``detector_heldout_blind12.yaml``, split ``blind12``, ids ``fc_``, issue 22z): as the
   eleventh (``docs/blind_halves/author_spec_v12.md``), frozen before the round-11 work it judges.
+  Its misses were read for round 12 (issue 22z).
+- blind half 13 (``detector_heldout_blind13.yaml``, split ``blind13``, ids ``ec_``, issue 22z): as the
+  twelfth (``docs/blind_halves/author_spec_v13.md``), frozen before the round-12 work it judges.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -95,7 +98,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   the ninth blind half's misses showed (an absence a later part of the sentence says was filled since,
   "unk", a person who cannot say when, a result never received, a plan not completed, a route absent).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind12|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind13|all]
 [--assertion rules|context] [--json] [--misses]``.
 """
 
@@ -140,6 +143,7 @@ BLIND9_FILE = HERE / "detector_heldout_blind9.yaml"
 BLIND10_FILE = HERE / "detector_heldout_blind10.yaml"
 BLIND11_FILE = HERE / "detector_heldout_blind11.yaml"
 BLIND12_FILE = HERE / "detector_heldout_blind12.yaml"
+BLIND13_FILE = HERE / "detector_heldout_blind13.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -155,6 +159,7 @@ Half = Literal[
     "blind10",
     "blind11",
     "blind12",
+    "blind13",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -172,6 +177,7 @@ SPLIT_PREFIX = {
     "blind10": "j",
     "blind11": "g",
     "blind12": "f",
+    "blind13": "e",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -188,6 +194,7 @@ HALF_TITLES = {
     "blind10": "blind half 10 (conflict and missing)",
     "blind11": "blind half 11 (conflict only)",
     "blind12": "blind half 12 (conflict only)",
+    "blind13": "blind half 13 (conflict only)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))
