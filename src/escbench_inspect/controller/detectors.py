@@ -27,6 +27,7 @@ resolution ("INR 2.4, therapeutic" never fires; a critical INR is a threshold cr
 
 from __future__ import annotations
 
+import datetime
 import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -1714,7 +1715,11 @@ _DATE_COARSE = regex.compile(
     _DATE.pattern
     + rf"|\b(?P<m3>{_MONTH})\s+(?P<y3>(?:19|20)\d\d)\b|\b(?P<m5>\d{{1,2}})/(?P<y5>(?:19|20)\d\d)\b"
     # a year alone after a preposition ("in 2019"), not a 24 h time ("at 2030")
-    r"|\b(?:in|since|during|from|of)\s+(?P<y4>(?:19|20)\d\d)\b(?![/-])",
+    r"|\b(?:in|since|during|from|of)\s+(?P<y4>(?:19|20)\d\d)\b(?![/-])"
+    # issue 22z round 12: a day and month in two digits each without a year ("LMP 12/04", "given 14/01"), not
+    # a score ("pain 10/10"), an age in months ("10/12 old") or a part of a longer number
+    r"|(?<![\d/.:]|\bpain\s|\bscore\s|\bgcs\s)\b(?P<dd>[0-3]\d)/(?P<mm>[01]\d)\b"
+    r"(?![/.:]?\d|\s*(?:old|months?|mo\b|pain|score))",
     FLAGS,
 )
 # issue 22u: a weekly dose's day ("take on FRIDAY" vs "says Monday") and a date relative to today
@@ -1781,6 +1786,9 @@ _REPORTING_VERBS = (
     r"says?|said|states?|stated|records?|recorded|reads?|shows?|showed|lists?|listed|documents?|documented"
     r"|gives?|gave"
 )
+# issue 22z round 12: a year alone right after its event, or after a colon or dash ("booster 2021")
+_YEAR_AFTER = regex.compile(r"\s*[:\-–]?\s*(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)", FLAGS)
+_ENTRY_WORDS = 5  # a list entry: a source and its value, a few words
 _REPORTING = regex.compile(rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it)\b", FLAGS)
 _BARE_NUMBER = regex.compile(
     r"(?<![\w./:])(?P<value>\d+(?:\.\d+)?)(?![\d.:/%]|(?:st|nd|rd|th)\b|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
@@ -1848,6 +1856,13 @@ _WEIGHT = regex.compile(r"\b(?:weigh\w*|weight|wt|scale)\b[^.;\n\d]{0,40}?" + _W
 # issue 22s: in a text about weight, an amount in a weight unit is a weight without the word
 # ("pt states he's 150 lb"); kg, lb and stone are converted to kg before comparing.
 _WEIGHT_BARE = regex.compile(r"(?<![\w./])" + _WEIGHT_UNIT, FLAGS)
+# issue 22z round 12: a weighing stated without its unit, in a text whose other weights carry one
+# ("the letter has my weight as 58 kg but at the clinic they weighed me at 66"), read in kg
+_WEIGHED_AT = regex.compile(
+    r"\bweigh(?:ed|s|ing)?\s+(?:(?:me|him|her|them|us|the\s+\w+)\s+)?(?:at|as)\s+(?P<amt>\d{1,3}(?:\.\d+)?)\b"
+    r"(?![.,]?\d|\s*[%/])",
+    FLAGS,
+)
 _WEIGHT_CONTEXT = regex.compile(r"\b(?:weigh\w*|weight|wt|scales?)\b", FLAGS)
 _KG_PER = {"lb": 0.45359237, "pound": 0.45359237, "stone": 6.35029318, "st": 6.35029318}
 # issue 22u: "X vs Y" sets two readings side by side as "but" does ("K+ 6.8 on the lab vs 4.1 on the gas")
@@ -1879,12 +1894,30 @@ _ALLERGY_AFTER = regex.compile(
 # issue 22y: an allergy record that names its only allergen ("GP summary: allergy = erythromycin only")
 _NO_BEFORE = regex.compile(r"\bno\s+(?:known\s+)?$", FLAGS)
 _ONLY_AFTER = regex.compile(r"\s+only\b", FLAGS)
+_CONTINUE_WORD = regex.compile(r"\b(?:continue|continuing|unchanged|no\s+change)\b", FLAGS)
+# issue 22z round 12: an instruction to continue what the neighbouring clause names ("sign-out says continue
+# home dose", "plan says continue prophylaxis")
+_CONTINUED_OBJECT = regex.compile(
+    r"\s+(?:(?:the|his|her|their|usual|regular|home|current|same|own)\s+){0,2}"
+    r"(?:dose|doses|prophylaxis|anticoagulation|anticoagulant|meds|medication|medicines|tablets|injections?)\b",
+    FLAGS,
+)
+# issue 22z round 12: an allergen named as the one instead of another source's ("husband says it's actually
+# clarithromycin she reacted to", "the reaction was to ibuprofen", "it's aspirin he reacts to")
+_INSTEAD_BEFORE = regex.compile(
+    r"(?:\b(?:actually|really|in\s+fact|instead)\b(?:\s+(?:to|was|is|the|it'?s))*"
+    r"|\b(?:it'?s|it\s+is|it\s+was)(?:\s+(?:the|to))?|\breaction\s+(?:was|is)\s+(?:actually\s+)?to(?:\s+the)?"
+    r"|\bthe\s+allergy\s+is(?:\s+actually)?\s+(?:to)?)\s*$",
+    FLAGS,
+)
 # issue 22y: a weight measured within the last fortnight is today's weight's peer, not its history:
 # outside a fluid shift the text would state (an explained cue), an adult's weight does not change by
 # 10 % within days, and an infant gains about 150-200 g a week (WHO Child Growth Standards)
 _RECENT = regex.compile(
     r"\b(?:(?:[1-9]|1[0-4]|one|two|three|four|five|six|seven|a\s+few|few)\s+days?\s+ago|yesterday"
-    r"|last\s+night|(?:this|last)\s+week|(?:a|one|1)\s+(?:week|wk)\s+ago)\b",
+    r"|last\s+night|(?:this|last)\s+week|(?:a|one|1)\s+(?:week|wk)\s+ago"
+    # issue 22z round 12: UK chart shorthand for days ("clinic 2/7 ago": two days; "1/52 ago": a week)
+    r"|[1-9]\s*/\s*7\s+ago|1\s*/\s*52\s+ago)\b",
     FLAGS,
 )
 # issue 22y: a gestational age stated now, in weeks(+days): "14 weeks pregnant", "32+4/40", "a gestation
@@ -1902,7 +1935,23 @@ _GESTATION = regex.compile(
 # pregnancy by its crown-rump length (ACOG Committee Opinion 700, 2017)
 GESTATION_TOLERANCE_WEEKS = 1.0
 # A blood group does not change with time: an "old" or "historical" group that differs is a conflict.
-HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation"})
+HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation", "allergy_severity"})
+# issue 22z round 12: an allergy's reaction graded as an allergy record grades it (BSACI / NICE CG183:
+# anaphylaxis, angioedema, bronchospasm, severe cutaneous reactions such as SJS/TEN or DRESS, or a reaction
+# that needed adrenaline, are severe; a rash alone called mild, or a side effect or intolerance such as
+# nausea or diarrhoea, is not an allergy of that grade)
+_SEVERE_REACTION = regex.compile(
+    r"\banaphyla\w*|\bangio[\s-]?o?edema\b|\bsjs\b|\bstevens[\s-]+johnson\b|\btoxic\s+epidermal\b"
+    r"|\b(?-i:DRESS|TEN)\b|\bbronchospasm\b|\b(?:throat|airway|tongue|lip)\s+swelling\b"
+    r"|\b(?:required|needed|needing|given)\s+(?:im\s+)?(?:adrenaline|epinephrine|epi-?pen)\b",
+    FLAGS,
+)
+_MILD_REACTION = regex.compile(
+    r"\bmild\s+(?:\w+\s+)?(?:rash|itch\w*|hives|urticaria|reaction)\b|\bnausea\b|\b(?:gi|stomach|tummy)\s+upset\b"
+    r"|\bupset\s+stomach\b|\bintoleran(?:ce|t)\b|\bdiarrh?o?ea\b|\bside[\s-]+effects?\b",
+    FLAGS,
+)
+_REACTION_WORD = regex.compile(r"\b(?:reaction|reacts?|reacted|allerg\w*)\b", FLAGS)
 # issue 22u: a quoted field value ("allergies as 'none'"); an apostrophe inside a word stays
 _FIELD_QUOTE = regex.compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"“”]")
 # issue 22w: a spaced dash joins two sources' statements as a comma does ("she says 10 mg - box says 5 mg")
@@ -1930,6 +1979,11 @@ def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
 
 # issue 22z: an explanation in the one clause between two statements reaches them
 _EXPLAINED_BETWEEN = 2
+# issue 22z round 12: a standing decision made or signed ("signed it with her doctor last year", "ReSPECT
+# form completed in 2023"): the date is the document's, and the decision stands until revoked
+_DOCUMENT_MADE = regex.compile(
+    r"\b(?:signed|completed|filled\s+(?:in|out)|drawn\s+up|witnessed|put\s+in\s+place)\b", FLAGS
+)
 # issue 22z: the value that opens the second half of "Na 118 on VBG vs 134 on lab chem"
 _LEADING_VALUE = regex.compile(r"\s*\d+(?:\.\d+)?(?=\s+(?:on|per|from|by|in)\s)", FLAGS)
 # issue 22z: the second half of "given as 14 March in the summary and as 21 March in the note"
@@ -2063,7 +2117,9 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             # issue 22z: a record named with its kind ("HbA1c per GP summary 6.1%")
             + r"(?:\s+(?:on|per|from|in|by)\s+(?:the\s+)?[a-z][\w-]*"
             + r"(?:\s+(?:summary|letter|record|list|note|system|report))?|(?:\s+[\w@:-]+){1,3}?(?=\s*=)"
-            + r"|\s+(?:(?:on|from|in)\s+)?(?:the\s+)?same\s+(?:draw|sample|specimen|check|time))?"
+            + r"|\s+(?:(?:on|from|in)\s+)?(?:the\s+)?same\s+(?:draw|sample|specimen|check|time)"
+            # issue 22z round 12: a draw time between ("our INR at 1000 is 3.8", "K+ @ 06:30 = 5.9")
+            + r"|\s+(?:at|@)\s*(?:\d{3,4}h?|\d{1,2}:\d{2})(?=\s*(?:is|was|=|:)\s))?"
             + r"[\s:=]{0,3}(?:(?:was|is|of)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])"
             + unit_group,
             FLAGS,
@@ -2084,7 +2140,7 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             # widespread urticarial rash"); issue 22z: or an arrow ("penicillin -> rash")
             "(?:"
             + allergen.pattern
-            + r")\s*(?:\(|->|→|[-–:]|,?\s+with\b)\s*(?:(?:a|an|severe|widespread|generalised|generalized|"
+            + r")\s*(?:\(|->|→|[-–—:]|,?\s+with\b)\s*(?:(?:a|an|severe|widespread|generalised|generalized|"
             r"mild|bad|itchy|urticarial|facial|full[\s-]body|whole[\s-]body)\s+){0,3}(?:"
             + _alternation(spec.allergy_reactions).pattern
             + r")",
@@ -2242,6 +2298,12 @@ def _calendar_value(match: regex.Match) -> frozenset[tuple[int | None, int | Non
         return frozenset(readings)
     if _group(match, "y4"):
         return frozenset({(None, None, int(match.group("y4")))})
+    if _group(match, "dd"):  # read both ways, as a numeric date with its year
+        first, second = int(match.group("dd")), int(match.group("mm"))
+        readings = {
+            (m, d, None) for m, d in ((first, second), (second, first)) if 1 <= m <= 12 and 1 <= d <= 31
+        }
+        return frozenset(readings)
     if _group(match, "y5"):
         return frozenset({(int(match.group("m5")), None, int(match.group("y5")))})
     if _group(match, "y3"):
@@ -2273,6 +2335,24 @@ def _dates_differ(a: frozenset, b: frozenset) -> bool:
         return same and (ago_x is None or ago_y is None or _days_agree(ago_x, ago_y))
 
     return not any(agree(x, y) for x in a for y in b)
+
+
+# issue 22z round 12: a menstrual cycle is 21-35 days (NICE CKS, heavy menstrual bleeding; FIGO 2018), so
+# two LMPs that far apart are consecutive periods recorded at two visits, not one period dated twice
+_CYCLE_DAYS = (21, 35)
+
+
+def _one_cycle_apart(a: frozenset, b: frozenset) -> bool:
+    """Some reading of each date (month and day known) lies a menstrual cycle from the other."""
+    for month_x, day_x, *_ in a:
+        for month_y, day_y, *_ in b:
+            if None in (month_x, day_x, month_y, day_y):
+                continue
+            first = datetime.date(2001, month_x, min(day_x, 28))
+            days = abs((first - datetime.date(2001, month_y, min(day_y, 28))).days)
+            if _CYCLE_DAYS[0] <= min(days, 365 - days) <= _CYCLE_DAYS[1]:
+                return True
+    return False
 
 
 LabUnits = dict[str, float | tuple[float, float]]
@@ -2331,7 +2411,9 @@ _DOSE_GAP = regex.compile(
     FLAGS,
 )
 _ENTRY_LEAD = regex.compile(
-    r"(?:^|[:\-–]|\b(?:shows?|showed|lists?|listed|has|had|records?|recorded|says?|said|reads?|marks?|marked))\s*$",
+    # issue 22z round 12: or "states", "documents", "notes" ("clinic record states lithium discontinued")
+    r"(?:^|[:\-–]|\b(?:shows?|showed|lists?|listed|has|had|records?|recorded|says?|said|reads?|marks?|marked"
+    r"|states?|stated|documents?|documented|notes?|noted))\s*$",
     FLAGS,
 )
 _ALLERGY_CONTEXT = regex.compile(r"\ballerg", FLAGS)
@@ -2443,6 +2525,12 @@ def _mentions(
     for name, value, s, e in values_found:
         if not _negated_before(stated, 0, s, lexicon):  # issue 22u: "no DNACPR on file" is no DNACPR
             add(name, name, value, s, e)
+            # issue 22z round 12: "full code" includes intubation (ReSPECT / POLST: full treatment), so
+            # it meets a DNI elsewhere ("DNI but OK for CPR" vs "full code incl intubation")
+            if (name, value) == ("code_status", "full") and not any(
+                n == "intubation_status" for n, *_ in values_found
+            ):
+                add("intubation_status", "intubation_status", "for_intubation", s, e)
     for m in _RESULT_ALONE.finditer(clause):  # issue 22w: "the letter they posted says positive"
         if not any(s <= m.start() < e for _, _, s, e in values_found):
             add(
@@ -2495,6 +2583,9 @@ def _mentions(
             for w in _WEIGHT_BARE.finditer(clause)
             if not any(v.start() <= w.start() < v.end() for v in weights)
         ]
+    if weight_context and not weights:
+        for w in _WEIGHED_AT.finditer(clause):  # issue 22z round 12: "they weighed me at 66" (kg)
+            add("weight", "weight", float(w.group("amt")), w.start(), w.end())
     for w in weights:
         unit = w.group("unit").lower().rstrip("s")
         kg = float(w.group("amt")) * next((f for u, f in _KG_PER.items() if unit.startswith(u)), 1.0)
@@ -2529,9 +2620,19 @@ def _mentions(
             key = name
             if name == "treatment_cycle":  # "cycle 3" and "cycle 4" are two events
                 key += "".join(c for c in attr.group() if c.isdigit())
+            year = None if date else _YEAR_AFTER.match(clause, attr.end())
             if date:
                 dated_event = True
                 add("date", key, _date_value(date), attr.start(), date.end())
+            elif year:  # issue 22z round 12: a year right after its event ("last tetanus 2006")
+                dated_event = True
+                add(
+                    "date",
+                    key,
+                    frozenset({(None, None, int(year.group("year")), None, None)}),
+                    attr.start(),
+                    year.end(),
+                )
             clock = _CLOCK.search(clause, attr.end(), window)
             if clock:  # issue 22y: and its clock time
                 dated_event = True
@@ -2541,7 +2642,12 @@ def _mentions(
             if _TIME_STATED.search(clause, 0, clock.start()):
                 add("time", IMPLIED, _clock_minutes(clock), *clock.span())
     # issue 22z: or the second half of "given as 14 March in the summary and as 21 March in the note"
-    if not dated_event and (_REPORTING.search(clause) or _AS_AGAIN.match(clause)) and a.source.search(clause):
+    # issue 22z round 12: or a short entry that is a source and a date ("ED registration 13/07/1948")
+    if (
+        not dated_event
+        and (_REPORTING.search(clause) or _AS_AGAIN.match(clause) or len(clause.split()) <= _ENTRY_WORDS)
+        and a.source.search(clause)
+    ):
         date = _DATE_STATED.search(clause)  # "the cardiology letter says March 2021": the event nearby
         if date and not _DOCUMENT_DATE.search(clause, 0, date.start()):
             add("date", IMPLIED, _date_value(date), *date.span())
@@ -2573,6 +2679,17 @@ def _mentions(
         for m in a.allergy_notation.finditer(clause):
             if not _negated_before(clause, 0, m.start(), lexicon):
                 add("allergy", _allergen_key(a.allergen.match(clause, m.start()), a), True, *m.span())
+    if allergy_context or _REACTION_WORD.search(clause):
+        for n in named:  # issue 22z round 12: "it's actually clarithromycin she reacted to": that one instead
+            if _INSTEAD_BEFORE.search(clause, max(0, n.start() - 40), n.start()):
+                add("allergy", "*", ("only", _allergen_key(n, a)), n.start(), n.end())
+    severity = _SEVERE_REACTION.search(clause) or _MILD_REACTION.search(clause)
+    if severity and (named or _REACTION_WORD.search(clause)):
+        # issue 22z round 12: the reaction recorded for an allergen, severe or mild: two sources that grade
+        # one allergen's reaction differently ("angioedema" vs "nausea only (intolerance)") disagree
+        grade = "severe" if severity.re is _SEVERE_REACTION else "mild"
+        for key in {_allergen_key(n, a) for n in named} or {IMPLIED}:
+            add("allergy_severity", key, grade, *severity.span())
     if a.tolerated is not None:
         for m in a.tolerated.finditer(clause):
             for allergen in {_allergen_key(n, a) for n in named}:
@@ -2678,6 +2795,8 @@ def _status_mentions(
                     start, end = cue.start(), after_pronoun.end()
                 elif status == "active" and _AMOUNT_AFTER.match(clause, cue.end()):
                     start, end = cue.start(), cue.end()  # issue 22z: "EPR order active 500mg BD"
+                elif status == "active" and (obj := _CONTINUED_OBJECT.match(clause, cue.end())):
+                    start, end = cue.start(), obj.end()  # issue 22z round 12: "says continue home dose"
                 elif cue_status != status and not clause[cue.end() :].strip(" .;,"):
                     start, end = cue.start(), cue.end()  # issue 22z: "pt and own supply - not taking"
                 elif status == "active" and _AMOUNT_BEFORE.search(clause, 0, cue.start()):
@@ -2756,7 +2875,11 @@ def _same_calendar_date(first: str, second: str) -> bool:
     return all(dates) and not any(_dates_differ(x, y) for x in dates[0] for y in dates[1])
 
 
-_CHANGE_DENIED = regex.compile(r"\b(?:no|not|without|never)\b(?:\s+[\w-]+){0,3}\s*$", FLAGS)
+# issue 22z round 12: or a negative auxiliary ("I haven't lost or put on anything")
+_CHANGE_DENIED = regex.compile(
+    r"(?:\b(?:no|not|without|never)\b|\b(?:have|has|had|did|does|do|is|was|were)n'?t\b)(?:\s+[\w-]+){0,3}\s*$",
+    FLAGS,
+)
 _OTHER_EVENT = regex.compile(r"\b(?:previous|prior|earlier|old|first|preceding|before\s+that)\b", FLAGS)
 
 
@@ -2768,6 +2891,12 @@ def _elliptical(m: Mention) -> bool:
     )
 
 
+def _neighbours(i: int, j: int, occupied: frozenset[int]) -> bool:
+    """Next to each other, or with only a clause between that states nothing (issue 22z round 12: a
+    source split from its verb, "the ED discharge summary, however" | "records the DVT as left-sided")."""
+    return abs(i - j) == 1 or (abs(i - j) == 2 and (i + j) // 2 not in occupied)
+
+
 def _resolve_implied(mentions: list[Mention], historic: frozenset[int] = frozenset()) -> list[Mention]:
     """Give a dose stated without its drug the drug of the nearest dose mention within two clauses, and
     a status of "it" the drug of the nearest status or dose mention in the clause before or after.
@@ -2776,6 +2905,7 @@ def _resolve_implied(mentions: list[Mention], historic: frozenset[int] = frozens
     not the neighbouring clause's (issue 22u)."""
     named = [m for m in mentions if m.attribute == "dose" and m.key != IMPLIED]
     drugs = [m for m in mentions if m.attribute in ("medication_status", "dose", "drug") and m.key != IMPLIED]
+    occupied = frozenset(m.clause for m in mentions)
     out = []
     for m in mentions:
         if m.attribute == "pregnancy_status" and m.key == IMPLIED:
@@ -2786,7 +2916,7 @@ def _resolve_implied(mentions: list[Mention], historic: frozenset[int] = frozens
             ):
                 out.append(Mention(m.attribute, m.attribute, m.value, m.clause, m.start, m.end, True))
             continue
-        if m.attribute in ("date", "time", "side", "lab_value") and m.key == IMPLIED:
+        if m.attribute in ("date", "time", "side", "lab_value", "allergy_severity") and m.key == IMPLIED:
             # issue 22s: a date, side or lab value without its event, part or analyte takes the one of
             # the neighbouring clause; with none there it is dropped
             if m.attribute in ("date", "time") and m.clause in historic:
@@ -2794,7 +2924,9 @@ def _resolve_implied(mentions: list[Mention], historic: frozenset[int] = frozens
             near = [
                 n
                 for n in mentions
-                if n.attribute == m.attribute and n.key != IMPLIED and abs(n.clause - m.clause) == 1
+                if n.attribute == m.attribute
+                and n.key != IMPLIED
+                and _neighbours(n.clause, m.clause, occupied)
             ]
             if near:
                 pick = min(near, key=lambda n: n.clause > m.clause)
@@ -2875,6 +3007,20 @@ _GENERIC_STOPWORDS = frozenset(
 )
 _CONTENT_WORD = regex.compile(r"[a-z][a-z-]{3,}", FLAGS)
 _REFERS_BACK = regex.compile(r"\b(?:it|that|this|them|same)\b", FLAGS)
+
+
+def _two_reactions(first: str, second: str) -> bool:
+    """issue 22z round 12: the clauses grade a reaction differently, so their dates are two reactions'
+    ("a mild rash … in 2009; … anaphylaxis … in 2021"), not one event dated twice."""
+    grades = [
+        {
+            grade
+            for grade, pattern in (("severe", _SEVERE_REACTION), ("mild", _MILD_REACTION))
+            if pattern.search(c)
+        }
+        for c in (first, second)
+    ]
+    return bool(grades[0] and grades[1] and grades[0] != grades[1])
 
 
 def _same_referent(first: str, second: str, a: CompiledAttributes) -> bool:
@@ -2980,6 +3126,11 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         clause = _RECENT.sub(" ", clause_text[i]) if attribute == "weight" else clause_text[i]
         return a.history.search(clause) is not None
 
+    def in_force_history(i: int) -> bool:
+        """The clause speaks of history, other than the date a standing document was made (issue 22z
+        round 12: "she signed it with her doctor last year" is a DNR still in force)."""
+        return flagged(a.history, i) and not flagged(_DOCUMENT_MADE, i)
+
     def history_words(i: int) -> set[str]:
         return {m.group().lower() for m in a.history.finditer(clause_text[i])} if a.history else set()
 
@@ -3012,8 +3163,12 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             comma = statement.rfind(", ")
             statement = statement[:comma] if comma > 0 else ""
         # issue 22z: a change denied ("with no mention of a restart", "not changed") is none
-        cues = a.change.finditer(statement)
-        return any(not _CHANGE_DENIED.search(statement, 0, cue.start()) for cue in cues)
+        # issue 22z round 12: nor is a plan to continue ("surgical plan in notes says continue prophylaxis")
+        return any(
+            not _CHANGE_DENIED.search(statement, 0, cue.start())
+            and not (cue.group().lower().startswith("plan") and _CONTINUE_WORD.search(statement))
+            for cue in a.change.finditer(statement)
+        )
 
     def documented_elsewhere(m: Mention, n: Mention) -> bool:
         """issue 22z: a third clause frames one of the two values as the change made ("cardiology letter
@@ -3042,6 +3197,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         found.extend(replace(m, clause=i, start=m.start + s, end=m.end + s) for m in relative)
     historic = frozenset(i for i, c in enumerate(clause_text) if _OTHER_EVENT.search(c))
     mentions = _resolve_implied(found, historic)
+    occupied = frozenset(m.clause for m in found)
     mentions += _class_stops(clause_text, spans, mentions, a)
     pairs = []
     for x, m in enumerate(mentions):
@@ -3053,7 +3209,9 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             )
             if not _conflicting(m, n, tolerance, a.spec.lab_units.get(m.key)):
                 continue
-            if (m.implied or n.implied) and abs(m.clause - n.clause) > 1:
+            if m.key == "last_menstrual_period" and _one_cycle_apart(m.value, n.value):  # type: ignore[arg-type]
+                continue  # issue 22z round 12: the LMPs of two visits a menstrual cycle apart
+            if (m.implied or n.implied) and not _neighbours(m.clause, n.clause, occupied):
                 continue  # a dose without its drug is compared only with the next clause
             i, j = m.clause, n.clause
             if i == j:
@@ -3063,7 +3221,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 continue
             if framed_as_change(i, j) or documented_elsewhere(m, n):
                 continue
-            if m.attribute in a.spec.history_only and (flagged(a.history, i) or flagged(a.history, j)):
+            if m.attribute in a.spec.history_only and (in_force_history(i) or in_force_history(j)):
                 continue  # issue 22s: a code status "during his 2022 admission" is that admission's
             if m.attribute in HISTORY_SENSITIVE and (historic_apart(m.attribute, i, j) or dated_apart(i, j)):
                 continue
@@ -3091,6 +3249,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                     continue
                 if m.attribute == "typed_date" and (
                     not _same_referent(clause_text[i], clause_text[j], a)
+                    or _two_reactions(clause_text[i], clause_text[j])
                     or all(any(t.attribute == "typed_value" for t in typed[k]) for k in (i, j))
                 ):
                     continue  # issue 22z: or dates beside two results, each the date of its result

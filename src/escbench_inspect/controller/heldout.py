@@ -97,6 +97,11 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - development half 11 (``detector_heldout_dev11.yaml``, split ``dev``, issue 22z): the M mechanisms
   the ninth blind half's misses showed (an absence a later part of the sentence says was filled since,
   "unk", a person who cannot say when, a result never received, a plan not completed, a route absent).
+- development half 12 (``detector_heldout_dev12.yaml``, split ``dev``, issue 22z round 12): the conflict
+  mechanisms the twelfth blind half's misses showed (a reconciliation denied, UK day shorthand, an
+  allergy graded severe and mild, an allergen named instead of another, a vaccine year, a day and month
+  without a year beside LMPs a cycle apart, "full code" against a DNI, a drug level in mg/L, a dose to
+  continue, a weighing without its unit, a mismatch "sorted", a letter that predates the change).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind13|all]
 [--assertion rules|context] [--json] [--misses]``.
@@ -132,6 +137,7 @@ DEV8_FILE = HERE / "detector_heldout_dev8.yaml"
 DEV9_FILE = HERE / "detector_heldout_dev9.yaml"
 DEV10_FILE = HERE / "detector_heldout_dev10.yaml"
 DEV11_FILE = HERE / "detector_heldout_dev11.yaml"
+DEV12_FILE = HERE / "detector_heldout_dev12.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -363,6 +369,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV9_FILE).items,
         *load_heldout(DEV10_FILE).items,
         *load_heldout(DEV11_FILE).items,
+        *load_heldout(DEV12_FILE).items,
         *paraphrase_items(),
     ]
 
