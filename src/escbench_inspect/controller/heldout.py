@@ -104,7 +104,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   continue, a weighing without its unit, a mismatch "sorted", a letter that predates the change).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind13|all]
-[--assertion rules|context] [--json] [--misses]``.
+[--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
+With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
+schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
 """
 
 from __future__ import annotations
@@ -389,32 +391,40 @@ def available_halves(requested: str) -> tuple[list[Half], list[str]]:
     return halves, skipped
 
 
-# Text and the item's task class (None: no class) -> fired flags per detector.
-FlagFunction = Callable[[str, str | None], dict[str, bool]]
+# Text and the item's task class (None: no class) -> fired flags per detector (None: no verdict).
+FlagFunction = Callable[[str, str | None], dict[str, bool] | None]
 
 
 def _rates(items: list[HeldoutItem], fired: dict[str, bool]) -> dict:
-    positives = [fired[i.id] for i in items if i.label == "positive"]
-    negatives = [fired[i.id] for i in items if i.label == "near_miss"]
+    """Rates over the items that have a verdict; an item without one (a detector model's unusable reply)
+    is counted as ``invalid``, never as "not fired"."""
+    positives = [fired[i.id] for i in items if i.label == "positive" and i.id in fired]
+    negatives = [fired[i.id] for i in items if i.label == "near_miss" and i.id in fired]
     return {
         "positives": len(positives),
         "near_misses": len(negatives),
         "recall": sum(positives) / len(positives) if positives else None,
         "fpr": sum(negatives) / len(negatives) if negatives else None,
+        "invalid": sum(i.id not in fired for i in items),
     }
 
 
 def heldout_quality(items: Iterable[HeldoutItem], flags: FlagFunction) -> dict[str, dict]:
-    """Per detector: recall on its positives, FPR on its near misses, per family and per register."""
+    """Per detector: recall on its positives, FPR on its near misses, per family and per register.
+
+    ``flags`` may return None for an item (a detector model's reply that could not be used): the item
+    is left out of the rates and counted in ``invalid``."""
     items = list(items)
-    fired = {i.id: bool(flags(i.text, i.task_class)[i.detector]) for i in items}
+    verdicts = {i.id: flags(i.text, i.task_class) for i in items}
+    fired = {i.id: bool(v[i.detector]) for i in items if (v := verdicts[i.id]) is not None}
     table: dict[str, dict] = {}
     for name in DETECTORS:
         own = [i for i in items if i.detector == name]
         row = _rates(own, fired)
         row["goal_met"] = (row["recall"] or 0) >= RECALL_GOAL and (row["fpr"] or 0) <= FPR_GOAL
-        row["missed"] = [i.id for i in own if i.label == "positive" and not fired[i.id]]
-        row["false_positives"] = [i.id for i in own if i.label == "near_miss" and fired[i.id]]
+        row["missed"] = [i.id for i in own if i.label == "positive" and fired.get(i.id) is False]
+        row["false_positives"] = [i.id for i in own if i.label == "near_miss" and fired.get(i.id)]
+        row["invalid_ids"] = [i.id for i in own if i.id not in fired]
         row["families"] = {
             family: _rates(members, fired)
             for family in FAMILIES[name]
@@ -440,9 +450,10 @@ def format_quality(table: dict[str, dict], title: str) -> str:
         if not row["positives"] and not row["near_misses"]:
             continue  # a half without this detector's items (blind v8: conflict only)
         mark = "goal met" if row["goal_met"] else "goal NOT met"
+        invalid = f"   ({row['invalid']} invalid, left out)" if row["invalid"] else ""
         lines.append(
             f"{name:<10} {'ALL':<24} {row['positives']:>4} {_fmt(row['recall'])} "
-            f"{row['near_misses']:>4} {_fmt(row['fpr'])}   {mark}"
+            f"{row['near_misses']:>4} {_fmt(row['fpr'])}   {mark}{invalid}"
         )
         for label, group in (("", row["families"]), ("register ", row["registers"])):
             for key, r in group.items():
@@ -463,14 +474,41 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--misses", action="store_true", help="list missed and false-positive ids")
+    parser.add_argument(
+        "--detector-model",
+        metavar="MODEL",
+        help="read the items with this Inspect model through the model-based detector's prompt and "
+        "schema (e.g. openai-api/llamacpp/<alias> from `escbench local serve`); unusable replies are "
+        "counted as invalid",
+    )
+    parser.add_argument(
+        "--detectors",
+        choices=("model", "both"),
+        default="model",
+        help="with --detector-model: the model alone, or a flag set when the rules or the model set it",
+    )
     args = parser.parse_args(argv)
     halves, skipped = available_halves(args.half)
     for message in skipped:
         print(message, file=sys.stderr)
     out = {}
+    model_verdicts: dict[tuple[str, str | None], dict[str, bool] | None] = {}
+    if args.detector_model:
+        from inspect_ai.model import get_model
 
-    def flags(text: str, task_class: str | None) -> dict[str, bool]:
-        return detect(text, assertion=args.assertion, task_class=task_class).flags
+        from escbench_inspect.controller.model_detector import heldout_model_flags
+
+        items = [i for half in halves for i in half_items(half)]
+        model_verdicts = heldout_model_flags(items, get_model(args.detector_model))
+
+    def flags(text: str, task_class: str | None) -> dict[str, bool] | None:
+        rules = detect(text, assertion=args.assertion, task_class=task_class).flags
+        if not args.detector_model:
+            return rules
+        found = model_verdicts[(text, task_class)]
+        if found is None or args.detectors == "model":
+            return found
+        return {name: rules[name] or found[name] for name in DETECTORS}
 
     for half in halves:
         try:

@@ -166,6 +166,53 @@ async def model_detect(text: str) -> ModelDetection:
         return result
 
 
+def heldout_episode(text: str, task_class: str | None) -> str:
+    """What the detector model reads for one held-out item: its text, after the task it serves (M is
+    about the items that task needs, and an item alone does not say which task that is)."""
+    return f"Requested task class: {task_class}.\n{text}" if task_class else text
+
+
+async def _read_items(
+    keys: list[tuple[str, str | None]], model: Model, max_connections: int
+) -> dict[tuple[str, str | None], dict[str, bool] | None]:
+    limit = anyio.Semaphore(max_connections)
+    config = GenerateConfig(
+        response_schema=ResponseSchema(
+            name="workflow_detectors", json_schema=json_schema(DetectorReply), strict=True
+        ),
+        temperature=0.0,
+    )
+    out: dict[tuple[str, str | None], dict[str, bool] | None] = {}
+
+    async def read(key: tuple[str, str | None]) -> None:
+        episode = heldout_episode(*key)
+        async with limit:
+            try:
+                output = await model.generate(
+                    [ChatMessageUser(content=DETECTOR_PROMPT.format(episode=episode))], config=config
+                )
+                out[key] = parse_detector_reply(output.completion, episode).flags
+            except DetectorFailure:
+                out[key] = None
+            except Exception:  # a provider failure leaves the item without a verdict, as a bad reply does
+                out[key] = None
+
+    async with anyio.create_task_group() as group:
+        for key in keys:
+            group.start_soon(read, key)
+    return out
+
+
+def heldout_model_flags(
+    items: list, model: Model, max_connections: int = 1
+) -> dict[tuple[str, str | None], dict[str, bool] | None]:
+    """The detector model's C/M/H for each held-out item, keyed by (text, task class); None where the
+    reply could not be used (counted as invalid by ``heldout.heldout_quality``, never as "not fired").
+    One call per distinct key; greedy decoding, so a rerun on the same server reads the same."""
+    keys = list(dict.fromkeys((item.text, item.task_class) for item in items))
+    return anyio.run(_read_items, keys, model, max_connections)
+
+
 @functools.lru_cache(maxsize=1024)
 def rule_detection(text: str, task_class: str | None = None) -> Detection:
     """``detect(text, task_class=…)`` once per text and task class per process: the controllers
