@@ -68,6 +68,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   Its misses were read for round 12 (issue 22z).
 - blind half 13 (``detector_heldout_blind13.yaml``, split ``blind13``, ids ``ec_``, issue 22z): as the
   twelfth (``docs/blind_halves/author_spec_v13.md``), frozen before the round-12 work it judges.
+  Its misses were read for round 13 (issue 22z).
+- blind half 14 (``detector_heldout_blind14.yaml``, split ``blind14``, ids ``nc_``, issue 22z): as the
+  thirteenth (``docs/blind_halves/author_spec_v14.md``), frozen before the round-13 work it judges.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -103,7 +106,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   without a year beside LMPs a cycle apart, "full code" against a DNI, a drug level in mg/L, a dose to
   continue, a weighing without its unit, a mismatch "sorted", a letter that predates the change).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind13|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind14|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -152,6 +155,7 @@ BLIND10_FILE = HERE / "detector_heldout_blind10.yaml"
 BLIND11_FILE = HERE / "detector_heldout_blind11.yaml"
 BLIND12_FILE = HERE / "detector_heldout_blind12.yaml"
 BLIND13_FILE = HERE / "detector_heldout_blind13.yaml"
+BLIND14_FILE = HERE / "detector_heldout_blind14.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -168,6 +172,7 @@ Half = Literal[
     "blind11",
     "blind12",
     "blind13",
+    "blind14",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -186,6 +191,7 @@ SPLIT_PREFIX = {
     "blind11": "g",
     "blind12": "f",
     "blind13": "e",
+    "blind14": "n",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -203,6 +209,7 @@ HALF_TITLES = {
     "blind11": "blind half 11 (conflict only)",
     "blind12": "blind half 12 (conflict only)",
     "blind13": "blind half 13 (conflict only)",
+    "blind14": "blind half 14 (conflict only)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))
