@@ -1859,7 +1859,9 @@ _WEIGHT_BARE = regex.compile(r"(?<![\w./])" + _WEIGHT_UNIT, FLAGS)
 # issue 22z round 12: a weighing stated without its unit, in a text whose other weights carry one
 # ("the letter has my weight as 58 kg but at the clinic they weighed me at 66"), read in kg
 _WEIGHED_AT = regex.compile(
-    r"\bweigh(?:ed|s|ing)?\s+(?:(?:me|him|her|them|us|the\s+\w+)\s+)?(?:at|as)\s+(?P<amt>\d{1,3}(?:\.\d+)?)\b"
+    r"(?:\bweigh(?:ed|s|ing)?\s+(?:(?:me|him|her|them|us|the\s+\w+)\s+)?(?:at|as)\s+(?P<amt>\d{1,3}(?:\.\d+)?)\b"
+    # or a person's weight on named scales ("i was 49 on the GP's scales")
+    r"|\b(?:i|he|she|they)\s+(?:was|were|am|is|weighed)\s+(?P<amt>\d{1,3}(?:\.\d+)?)\s+on\s+(?:\S+\s+){0,3}?scales?\b)"
     r"(?![.,]?\d|\s*[%/])",
     FLAGS,
 )
@@ -1894,7 +1896,19 @@ _ALLERGY_AFTER = regex.compile(
 # issue 22y: an allergy record that names its only allergen ("GP summary: allergy = erythromycin only")
 _NO_BEFORE = regex.compile(r"\bno\s+(?:known\s+)?$", FLAGS)
 _ONLY_AFTER = regex.compile(r"\s+only\b", FLAGS)
+# issue 22z round 12: a question's auxiliary opening the part of the clause a change cue is in ("the letter
+# says 58 kg but i was 49, does that change my dose"); not "has"/"have", which state a change made
+_ASKED_BEFORE = regex.compile(
+    r"(?:^|[,;]\s*|\b(?:and|so|but|or)\s+)(?:does|do|did|will|would|should|could|can|might|is|are)\s+"
+    r"(?:[\w']+\s+){0,4}$",
+    FLAGS,
+)
 _CONTINUE_WORD = regex.compile(r"\b(?:continue|continuing|unchanged|no\s+change)\b", FLAGS)
+# issue 22z round 12: a status a source states alone, the drug left to the neighbouring clause ("the sheet
+# from the hospital says stopped", "psych clinic letter says continue")
+_SAYS_RIGHT_BEFORE = regex.compile(
+    r"\b(?:says?|said|states?|stated|reads?|shows?|documents?|records?|marked|has\s+it(?:\s+as)?)\s+$", FLAGS
+)
 # issue 22z round 12: an instruction to continue what the neighbouring clause names ("sign-out says continue
 # home dose", "plan says continue prophylaxis")
 _CONTINUED_OBJECT = regex.compile(
@@ -2120,7 +2134,8 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             + r"|\s+(?:(?:on|from|in)\s+)?(?:the\s+)?same\s+(?:draw|sample|specimen|check|time)"
             # issue 22z round 12: a draw time between ("our INR at 1000 is 3.8", "K+ @ 06:30 = 5.9")
             + r"|\s+(?:at|@)\s*(?:\d{3,4}h?|\d{1,2}:\d{2})(?=\s*(?:is|was|=|:)\s))?"
-            + r"[\s:=]{0,3}(?:(?:was|is|of)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])"
+            # issue 22z round 12: or "as" ("the app shows my INR as 2.4")
+            + r"[\s:=]{0,3}(?:(?:was|is|of|as)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])"
             + unit_group,
             FLAGS,
         )
@@ -2406,13 +2421,14 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
 _DOSE_GAP = regex.compile(
     r"\s*(?:[-–:]\s*)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?"
     # issue 22z: and its frequency ("GP list shows ramipril 5 mg OD active")
-    r"(?:(?:sc|iv|po|im|pr|sl|s/c|inh|neb)\s+)?(?:(?:od|bd|bid|tds|tid|qds|qid|daily|nocte|mane|on|prn)\s+)?"
-    r"(?:(?:last|still|regularly|monthly|weekly)\s+)?(?:[-–:]\s*)?",
+    # issue 22z round 12: or a comma after the frequency ("clopidogrel 75 mg OD, active")
+    r"(?:(?:sc|iv|po|im|pr|sl|s/c|inh|neb)\s+)?(?:(?:od|bd|bid|tds|tid|qds|qid|daily|nocte|mane|on|prn)[\s,]+)?"
+    r"(?:(?:last|still|regularly|monthly|weekly)\s+)?(?:[-–:,]\s*)?",
     FLAGS,
 )
 _ENTRY_LEAD = regex.compile(
     # issue 22z round 12: or "states", "documents", "notes" ("clinic record states lithium discontinued")
-    r"(?:^|[:\-–]|\b(?:shows?|showed|lists?|listed|has|had|records?|recorded|says?|said|reads?|marks?|marked"
+    r"(?:^|[:\-–—]|\b(?:shows?|showed|lists?|listed|has|had|records?|recorded|says?|said|reads?|marks?|marked"
     r"|states?|stated|documents?|documented|notes?|noted))\s*$",
     FLAGS,
 )
@@ -2680,8 +2696,12 @@ def _mentions(
             if not _negated_before(clause, 0, m.start(), lexicon):
                 add("allergy", _allergen_key(a.allergen.match(clause, m.start()), a), True, *m.span())
     if allergy_context or _REACTION_WORD.search(clause):
-        for n in named:  # issue 22z round 12: "it's actually clarithromycin she reacted to": that one instead
-            if _INSTEAD_BEFORE.search(clause, max(0, n.start() - 40), n.start()):
+        for (
+            n
+        ) in named:  # issue 22z round 12: "it's actually clarithromycin she reacted to": that one instead;
+            # a source's list of that one only ("ED triage chart lists aspirin only")
+            instead = _INSTEAD_BEFORE.search(clause, max(0, n.start() - 40), n.start())
+            if instead or (_ONLY_AFTER.match(clause, n.end()) and a.source.search(clause, 0, n.start())):
                 add("allergy", "*", ("only", _allergen_key(n, a)), n.start(), n.end())
     severity = _SEVERE_REACTION.search(clause) or _MILD_REACTION.search(clause)
     if severity and (named or _REACTION_WORD.search(clause)):
@@ -2786,6 +2806,7 @@ def _status_mentions(
             if target is None and before and before[0] is _heading_drug(clause, drugs):
                 target = before[0]  # issue 22z: "Aspirin: GP summary 'discontinued'"
             if target is None:
+                rest = clause[cue.end() :].strip(" .;,")  # what follows the cue in its clause
                 # "records show it discontinued"; issue 22u: "the repeat list shows it active"
                 before_pronoun = _PRONOUN_BEFORE.search(clause, 0, cue.start())
                 after_pronoun = None if before_pronoun else _PRONOUN_AFTER.match(clause, cue.end())
@@ -2797,7 +2818,9 @@ def _status_mentions(
                     start, end = cue.start(), cue.end()  # issue 22z: "EPR order active 500mg BD"
                 elif status == "active" and (obj := _CONTINUED_OBJECT.match(clause, cue.end())):
                     start, end = cue.start(), obj.end()  # issue 22z round 12: "says continue home dose"
-                elif cue_status != status and not clause[cue.end() :].strip(" .;,"):
+                elif _SAYS_RIGHT_BEFORE.search(clause, 0, cue.start()) and not rest:
+                    start, end = cue.start(), cue.end()  # issue 22z round 12: "letter says continue,"
+                elif cue_status != status and not rest:
                     start, end = cue.start(), cue.end()  # issue 22z: "pt and own supply - not taking"
                 elif status == "active" and _AMOUNT_BEFORE.search(clause, 0, cue.start()):
                     start, end = cue.start(), cue.end()  # issue 22z: "MAR shows 500 mg BD still being given"
@@ -2940,6 +2963,11 @@ def _resolve_implied(mentions: list[Mention], historic: frozenset[int] = frozens
                 n
                 for n in drugs
                 if abs(n.clause - m.clause) == 1 or (n.clause == m.clause and n.end <= m.start)
+            ]
+            # issue 22z round 12: or the drug the neighbouring clause's own "it" was given ("… the bisoprolol?
+            # the paper says stopped but the pharmacy keeps packing it")
+            near = near or [
+                o for o in out if o.attribute == m.attribute and o.implied and abs(o.clause - m.clause) == 1
             ]
             if not near:
                 continue
@@ -3163,9 +3191,11 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             comma = statement.rfind(", ")
             statement = statement[:comma] if comma > 0 else ""
         # issue 22z: a change denied ("with no mention of a restart", "not changed") is none
-        # issue 22z round 12: nor is a plan to continue ("surgical plan in notes says continue prophylaxis")
+        # issue 22z round 12: nor is a plan to continue ("surgical plan in notes says continue prophylaxis"),
+        # nor a change asked about without its question mark ("…, does that change my dose")
         return any(
             not _CHANGE_DENIED.search(statement, 0, cue.start())
+            and not _ASKED_BEFORE.search(statement, 0, cue.start())
             and not (cue.group().lower().startswith("plan") and _CONTINUE_WORD.search(statement))
             for cue in a.change.finditer(statement)
         )

@@ -105,6 +105,11 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   allergy graded severe and mild, an allergen named instead of another, a vaccine year, a day and month
   without a year beside LMPs a cycle apart, "full code" against a DNI, a drug level in mg/L, a dose to
   continue, a weighing without its unit, a mismatch "sorted", a letter that predates the change).
+- development half 13 (``detector_heldout_dev13.yaml``, split ``dev``, issue 22z round 13): the conflict
+  mechanisms the thirteenth blind half's misses showed (list entries after an em dash, "prescribed on",
+  "given daily", "has it marked", a status stated alone, "FULL", a result "as" its value, ABO and T&S,
+  Td/IPV, implants and joint replacements dated, a severe reaction "with" its drug, one allergen "only",
+  pregnancy flags, a positive home test, a weight on named scales, "those match", a change asked about).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind14|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -143,6 +148,7 @@ DEV9_FILE = HERE / "detector_heldout_dev9.yaml"
 DEV10_FILE = HERE / "detector_heldout_dev10.yaml"
 DEV11_FILE = HERE / "detector_heldout_dev11.yaml"
 DEV12_FILE = HERE / "detector_heldout_dev12.yaml"
+DEV13_FILE = HERE / "detector_heldout_dev13.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -379,6 +385,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV10_FILE).items,
         *load_heldout(DEV11_FILE).items,
         *load_heldout(DEV12_FILE).items,
+        *load_heldout(DEV13_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -1,7 +1,8 @@
-"""Issue 22z round 12 (conflict): the mechanisms the twelfth blind half's misses showed, read on this
-project's own wording (``detector_heldout_dev12.yaml``, whose items are read one by one with the other C
-development items in ``test_detectors_issue22u_conflict.py``). Each mechanism is then taken out -- a module
-pattern replaced, or one lexicon entry deleted from a copy of the lexicon -- and its item must flip."""
+"""Issue 22z rounds 12 and 13 (conflict): the mechanisms the twelfth and thirteenth blind halves' misses
+showed, read on this project's own wording (``detector_heldout_dev12.yaml``, ``detector_heldout_dev13.yaml``,
+whose items are read one by one with the other C development items in
+``test_detectors_issue22u_conflict.py``). Each mechanism is then taken out -- a module pattern replaced, or
+one lexicon entry deleted from a copy of the lexicon -- and its item must flip."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ from escbench_inspect.controller.detectors import (
     load_lexicon,
 )
 
-DEV12 = {i.id: i for i in heldout.load_heldout(heldout.DEV12_FILE).items}
+DEV12 = {
+    i.id: i for path in (heldout.DEV12_FILE, heldout.DEV13_FILE) for i in heldout.load_heldout(path).items
+}
 NEVER = regex.compile(r"(?!)")
 # the change denial as it was before round 12: no negative auxiliary ("hasn't gained")
 WITHOUT_AUXILIARY = regex.compile(r"\b(?:no|not|without|never)\b(?:\s+[\w-]+){0,3}\s*$")
@@ -52,12 +55,16 @@ def fires_keyed(item_id: str, lexicon: Lexicon | None = None) -> bool:
     return any(not m.attribute.startswith("typed_") for pair in pairs for m in pair)
 
 
-def test_dev12_is_conflict_in_the_dev_half_with_every_kind() -> None:
+UNPAIRED = {"dc12_plan_continue", "dc13_keeps_packing", "dc13_band_dash", "dc13_flag_yes", "dc13_field_no"}
+
+
+def test_dev12_dev13_are_conflict_in_the_dev_half_with_every_kind() -> None:
     assert set(DEV12) <= {i.id for i in heldout.half_items("dev")}
     assert all(i.detector == "conflict" for i in DEV12.values())
-    assert {"agreement", "resolved", "dated_history"} <= {i.kind for i in DEV12.values() if i.kind}
-    for item in DEV12.values():  # every positive has its near miss in the same words but the fact
-        if item.label == "positive" and item.id != "dc12_plan_continue":
+    kinds = {i.kind for i in DEV12.values() if i.kind}
+    assert {"agreement", "resolved", "dated_history", "documented_change"} <= kinds
+    for item in DEV12.values():  # a positive has its near miss in the same words but the fact
+        if item.label == "positive" and item.id not in UNPAIRED:
             assert f"{item.id}_n1" in DEV12, item.id
 
 
@@ -75,6 +82,15 @@ MODULE_MECHANISMS = [
     ("dc12_plan_continue", "_CONTINUE_WORD", NEVER),
     ("dc12_signed_last_year", "_DOCUMENT_MADE", NEVER),
     ("dc12_dvt_vein", "_neighbours", lambda i, j, occupied: abs(i - j) == 1),
+    # round 13
+    ("dc13_says_alone", "_SAYS_RIGHT_BEFORE", NEVER),
+    ("dc13_scales", "_WEIGHED_AT", NEVER),
+    ("dc13_scales", "_ASKED_BEFORE", NEVER),
+    (
+        "dc13_keeps_packing",
+        "_resolve_implied",
+        lambda mentions, historic=frozenset(): [m for m in mentions if m.key != detectors.IMPLIED],
+    ),
 ]
 
 
@@ -119,6 +135,37 @@ LEXICON_ENTRIES = [
     ("dc12_sorted_n1", r"\\bsorted\\b(?!", r"\\bzzsorted\\b(?!"),
     ("dc12_error_corrected_n1", r'"re:\\bin\\s+error\\b[^.;\\n]{0,30}?', r'"re:\\bzz\\b[^.;\\n]{0,30}?'),
     ("dc12_predates_n1", r'"re:\\bpre-?dat(?:es|ed|e)\\b"', r'"re:\\bzz\\b"'),
+    # round 13
+    ("dc13_prescribed_on", r'"re:\\bprescribed(?=\\s+(?:on|in)\\b)",', ""),
+    (
+        "dc13_given_daily",
+        r'"re:\\bgiven\\s+(?:daily|nightly|weekly|od|bd|tds|once|twice|each|every)\\b",',
+        "",
+    ),
+    ("dc13_full_caps", r'"re:(?-i:\\bFULL\\b)(?=\\s+(?:per|on|in|from|according|as)\\b)",', ""),
+    ("dc13_abo_ts", '"abo", "t&s"]', '"zz"]'),
+    ("dc13_abo_ts", '"calculator", "t&s",', '"calculator",'),
+    ("dc13_td_ipv", '"td/ipv", "tdap", "dtap/ipv"', '"tdap"'),
+    ("dc13_implanted", '"implanted", "implant date",', ""),
+    (
+        "dc13_reaction_with",
+        "|angioedema|angiooedema|anaphylaxis|urticaria|bronchospasm) (all over)?",
+        ") (all over)?",
+    ),
+    ("dc13_band_dash", r"band\\s*[-–—:]", r"band\\s*[-–:]"),
+    (
+        "dc13_flag_yes",
+        "(?:status|flag)?(?:\\\\s+on\\\\s+\\\\w+)?\\\\s*(?:[:=?]|\\\\s-)\\\\s*(?:yes|",
+        "(?:status)?\\\\s*[:=?]\\\\s*(?:yes|",
+    ),
+    ("dc13_home_test", r'"re:(?:\\+ve|\\bpositive|\\bpos)\\s+home\\s+(?:pregnancy\\s+)?tests?\\b",', ""),
+    ("dc13_those_match_n1", r"(?:those|these|they|both|the\\s+two)\\s+", r"(?:zz)\\s+"),
+    ("dc13_before_change_n1", r"\\bbefore\\s+(?:that|the|this)\\s+", r"\\bzz\\s+(?:that|the|this)\\s+"),
+    (
+        "dc13_rescheduled_n1",
+        '"rescheduled/rebooked/re-booked/postponed", "brought forward",',
+        '"rescheduled/rebooked/re-booked/postponed/brought forward",',
+    ),
 ]
 
 
@@ -146,6 +193,25 @@ def test_a_drug_level_in_its_unit(tmp_path: Path) -> None:
     old = "  gentamicin_level: {mg/l: 1.0, µg/ml: 1.0, ug/ml: 1.0, mcg/ml: 1.0}\n"
     assert not fires_keyed("dc12_level_entered", _lexicon_without(tmp_path, old, ""))
     assert not fires("dc12_level_entered_n1")
+
+
+def test_a_list_entry_after_an_em_dash_with_a_comma(
+    monkeypatch: pytest.MonkeyPatch, fresh_memo: None
+) -> None:
+    """ "practice list — ticagrelor 90 mg BD, active": the dash leads the entry, the comma ends its dose."""
+    assert fires("dc13_entry_comma")
+    before = r"\s*(?:[-–:]\s*)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?"
+    before += r"(?:(?:sc|iv|po|im|pr|sl|s/c|inh|neb)\s+)?"
+    before += r"(?:(?:od|bd|bid|tds|tid|qds|qid|daily|nocte|mane|on|prn)\s+)?"
+    before += r"(?:(?:last|still|regularly|monthly|weekly)\s+)?(?:[-–:]\s*)?"
+    monkeypatch.setattr(detectors, "_DOSE_GAP", regex.compile(before, regex.IGNORECASE))
+    assert not fires("dc13_entry_comma")
+
+
+def test_a_source_that_lists_one_allergen_only(monkeypatch: pytest.MonkeyPatch, fresh_memo: None) -> None:
+    assert fires("dc13_only") and not fires("dc13_only_n1")
+    monkeypatch.setattr(detectors, "_ONLY_AFTER", NEVER)
+    assert not fires("dc13_only")
 
 
 def test_em_dash_allergy_entry(monkeypatch: pytest.MonkeyPatch, fresh_memo: None) -> None:
@@ -188,3 +254,59 @@ def test_a_clock_time_between_test_and_result(text: str, fired: bool) -> None:
 )
 def test_a_day_and_month_is_not_a_score_a_fraction_an_age_or_a_pressure(text: str) -> None:
     assert not any(m.group("dd") for m in detectors._DATE_COARSE.finditer(text))
+
+
+def _plain_terms(node: object) -> Iterator[str]:
+    """Every plain (not ``re:``) lexicon term in a parsed YAML tree: strings and ``{t: …}`` entries."""
+    if isinstance(node, str):
+        if not node.startswith("re:"):
+            yield node
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("t", "terms", "names") or not isinstance(value, str):
+                yield from _plain_terms(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _plain_terms(value)
+
+
+def _repeats_a_neighbour(term: str) -> bool:
+    """A slash alternates single words, so "blood thinner/blood thinners" reads "blood blood thinners"
+    and "x ray/xray" reads "x xray": an alternative that repeats the word before it (or ends with
+    the word after it, "crossmatch/cross match") is a phrase alternation written as a word one."""
+    tokens = term.lower().split()
+    for k, token in enumerate(tokens):
+        if "/" not in token or token.startswith("("):
+            continue
+        for alternative in token.split("/"):
+            if k > 0 and alternative.startswith(tokens[k - 1].rstrip("?")):
+                return True
+            if k + 1 < len(tokens) and alternative.endswith(tokens[k + 1]):
+                return True
+    return False
+
+
+def test_no_slash_alternative_repeats_its_neighbour() -> None:
+    """Round 12 found ten such terms ("self-harm" and "headache … worse" never matched, "wristband" was no
+    needed-item word); none may come back. (A last slot read as a phrase, "rescheduled/…/brought
+    forward", is not of this shape: it was found by reading, and fixed.)"""
+    import yaml
+
+    offenders = [
+        f"{path.name}: {term}"
+        for path in sorted(LEXICON_DIR.glob("*.yaml"))
+        for term in _plain_terms(yaml.safe_load(path.read_text(encoding="utf-8")))
+        if _repeats_a_neighbour(term)
+    ]
+    assert offenders == []
+
+
+@pytest.mark.parametrize(
+    ("term", "bad"),
+    [("blood thinner/blood thinners", True), ("x ray/xray", True), ("crossmatch/cross match", True),
+     ("self harm/self-harm/selfharm", True), ("headache .. worse/worsening/getting worse", True),
+     ("blood thinner/thinners", False), ("collection time/date", False),
+     ("remains/remain/stays/stay on", False)],
+)  # fmt: skip
+def test_the_slash_lint_itself(term: str, bad: bool) -> None:
+    assert _repeats_a_neighbour(term) is bad
