@@ -1896,7 +1896,7 @@ _ALLERGY_AFTER = regex.compile(
 # issue 22y: an allergy record that names its only allergen ("GP summary: allergy = erythromycin only")
 _NO_BEFORE = regex.compile(r"\bno\s+(?:known\s+)?$", FLAGS)
 _ONLY_AFTER = regex.compile(r"\s+only\b", FLAGS)
-# issue 22z round 12: a question's auxiliary opening the part of the clause a change cue is in ("the letter
+# issue 22z round 13: a question's auxiliary opening the part of the clause a change cue is in ("the letter
 # says 58 kg but i was 49, does that change my dose"); not "has"/"have", which state a change made
 _ASKED_BEFORE = regex.compile(
     r"(?:^|[,;]\s*|\b(?:and|so|but|or)\s+)(?:does|do|did|will|would|should|could|can|might|is|are)\s+"
@@ -1904,7 +1904,7 @@ _ASKED_BEFORE = regex.compile(
     FLAGS,
 )
 _CONTINUE_WORD = regex.compile(r"\b(?:continue|continuing|unchanged|no\s+change)\b", FLAGS)
-# issue 22z round 12: a status a source states alone, the drug left to the neighbouring clause ("the sheet
+# issue 22z round 13: a status a source states alone, the drug left to the neighbouring clause ("the sheet
 # from the hospital says stopped", "psych clinic letter says continue")
 _SAYS_RIGHT_BEFORE = regex.compile(
     r"\b(?:says?|said|states?|stated|reads?|shows?|documents?|records?|marked|has\s+it(?:\s+as)?)\s+$", FLAGS
@@ -2134,7 +2134,7 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             + r"|\s+(?:(?:on|from|in)\s+)?(?:the\s+)?same\s+(?:draw|sample|specimen|check|time)"
             # issue 22z round 12: a draw time between ("our INR at 1000 is 3.8", "K+ @ 06:30 = 5.9")
             + r"|\s+(?:at|@)\s*(?:\d{3,4}h?|\d{1,2}:\d{2})(?=\s*(?:is|was|=|:)\s))?"
-            # issue 22z round 12: or "as" ("the app shows my INR as 2.4")
+            # issue 22z round 13: or "as" ("the app shows my INR as 2.4")
             + r"[\s:=]{0,3}(?:(?:was|is|of|as)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])"
             + unit_group,
             FLAGS,
@@ -2421,7 +2421,7 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
 _DOSE_GAP = regex.compile(
     r"\s*(?:[-–:]\s*)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?"
     # issue 22z: and its frequency ("GP list shows ramipril 5 mg OD active")
-    # issue 22z round 12: or a comma after the frequency ("clopidogrel 75 mg OD, active")
+    # issue 22z round 13: or a comma after the frequency ("clopidogrel 75 mg OD, active")
     r"(?:(?:sc|iv|po|im|pr|sl|s/c|inh|neb)\s+)?(?:(?:od|bd|bid|tds|tid|qds|qid|daily|nocte|mane|on|prn)[\s,]+)?"
     r"(?:(?:last|still|regularly|monthly|weekly)\s+)?(?:[-–:,]\s*)?",
     FLAGS,
@@ -2699,7 +2699,7 @@ def _mentions(
         for (
             n
         ) in named:  # issue 22z round 12: "it's actually clarithromycin she reacted to": that one instead;
-            # a source's list of that one only ("ED triage chart lists aspirin only")
+            # round 13: a source's list of that one only ("ED triage chart lists aspirin only")
             instead = _INSTEAD_BEFORE.search(clause, max(0, n.start() - 40), n.start())
             if instead or (_ONLY_AFTER.match(clause, n.end()) and a.source.search(clause, 0, n.start())):
                 add("allergy", "*", ("only", _allergen_key(n, a)), n.start(), n.end())
@@ -2819,7 +2819,7 @@ def _status_mentions(
                 elif status == "active" and (obj := _CONTINUED_OBJECT.match(clause, cue.end())):
                     start, end = cue.start(), obj.end()  # issue 22z round 12: "says continue home dose"
                 elif _SAYS_RIGHT_BEFORE.search(clause, 0, cue.start()) and not rest:
-                    start, end = cue.start(), cue.end()  # issue 22z round 12: "letter says continue,"
+                    start, end = cue.start(), cue.end()  # issue 22z round 13: "letter says continue,"
                 elif cue_status != status and not rest:
                     start, end = cue.start(), cue.end()  # issue 22z: "pt and own supply - not taking"
                 elif status == "active" and _AMOUNT_BEFORE.search(clause, 0, cue.start()):
@@ -2964,7 +2964,7 @@ def _resolve_implied(mentions: list[Mention], historic: frozenset[int] = frozens
                 for n in drugs
                 if abs(n.clause - m.clause) == 1 or (n.clause == m.clause and n.end <= m.start)
             ]
-            # issue 22z round 12: or the drug the neighbouring clause's own "it" was given ("… the bisoprolol?
+            # issue 22z round 13: or the drug the neighbouring clause's own "it" was given ("… the bisoprolol?
             # the paper says stopped but the pharmacy keeps packing it")
             near = near or [
                 o for o in out if o.attribute == m.attribute and o.implied and abs(o.clause - m.clause) == 1
@@ -3191,8 +3191,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             comma = statement.rfind(", ")
             statement = statement[:comma] if comma > 0 else ""
         # issue 22z: a change denied ("with no mention of a restart", "not changed") is none
-        # issue 22z round 12: nor is a plan to continue ("surgical plan in notes says continue prophylaxis"),
-        # nor a change asked about without its question mark ("…, does that change my dose")
+        # issue 22z round 12: nor is a plan to continue ("surgical plan in notes says continue prophylaxis");
+        # round 13: nor a change asked about without its question mark ("…, does that change my dose")
         return any(
             not _CHANGE_DENIED.search(statement, 0, cue.start())
             and not _ASKED_BEFORE.search(statement, 0, cue.start())

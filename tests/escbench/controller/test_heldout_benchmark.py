@@ -70,7 +70,7 @@ def test_bad_entry_is_named(tmp_path: Path, old: str, new: str, message: str) ->
 # v5 0.68/0.07, 0.85/0.05, 0.92/0.13 (round 6); v6 0.67/0.07, 0.80/0.17, 0.90/0.14 and v7 0.74/0.04,
 # 0.88/0.07, 0.91/0.14 (round 7); v8 C 0.75/0.16 (round 7 with the generic typed-value reading).
 FLOORS = {
-    # dev (dev1-dev9 and the paraphrase set): C 238/238 / 0/123, M 131/132 / 2/59 (two dev2 near misses
+    # dev (dev1-dev13 and the paraphrase set): C 342/342 / 0/211, M 143/144 / 2/68 (two dev2 near misses
     # written under the exhaustive reading of the needed lists), H 250/251 / 0/95
     "dev": {"conflict": (1.00, 0.00), "missing": (0.99, 0.04), "high_risk": (0.99, 0.00)},
     "test": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
@@ -91,12 +91,12 @@ FLOORS = {
     "blind5": {"conflict": (0.98, 0.00), "missing": (0.84, 0.03), "high_risk": (0.91, 0.13)},
     # blind v6: its one untouched run on the round-7 detectors (C 55/82 = 0.67 / 4/55 = 0.07, M 43/54 =
     # 0.80 / 7/42 = 0.17, H 60/67 = 0.90 / 7/50 = 0.14) -- the figures to quote; C recall and M FPR miss
-    # the goal. Its C misses were then read for the generic typed-value reading: C 61/82 since.
-    "blind6": {"conflict": (0.78, 0.08), "missing": (0.79, 0.12), "high_risk": (0.89, 0.14)},
+    # the goal. Its C misses were then read for the generic typed-value reading: C 67/82 after round 13.
+    "blind6": {"conflict": (0.81, 0.08), "missing": (0.79, 0.12), "high_risk": (0.89, 0.14)},
     # blind v7: its one untouched run on the round-7 detectors (C 60/81 = 0.74 / 2/55, M 50/57 = 0.88 /
     # 3/45, H 59/65 = 0.91 / 7/51); with the generic typed-value reading C 65/81 = 0.80 / 2/55 (the ids,
-    # not the texts, of the C items that reading changed were seen while it was written)
-    "blind7": {"conflict": (0.80, 0.04), "missing": (0.87, 0.03), "high_risk": (0.90, 0.14)},
+    # not the texts, of the C items that reading changed were seen while it was written); 70/81 after round 13
+    "blind7": {"conflict": (0.86, 0.04), "missing": (0.87, 0.03), "high_risk": (0.90, 0.14)},
     # blind v8 (conflict only): its one untouched run on the shipped detectors, C 66/88 = 0.75 / 9/55 =
     # 0.16 (without the generic reading 61/88 / 9/55) -- the figure to quote; below the goal
     # since issue 22z (round 8 tuned on its misses): C 87/88 / 2/55
@@ -106,13 +106,19 @@ FLOORS = {
     "blind9": {"conflict": (0.93, 0.04), "missing": (0.98, 0.02)},
     # blind v10: its one untouched run on round 9, C 68/88 = 0.77 / 4/66 = 0.06, M 50/61 = 0.82 / 2/51
     # (round 7: C 62/88 / 7/66, M 51/61 / 3/51); since read for round 10: C 83/88 / 2/66, M 51/61 / 2/51
-    "blind10": {"conflict": (0.94, 0.04), "missing": (0.83, 0.04)},
+    "blind10": {"conflict": (0.95, 0.04), "missing": (0.83, 0.04)},
     # blind v11: its one untouched run on round 10, C 69/88 = 0.78 / 4/66 = 0.06 (round 7: 62/88 / 6/66;
-    # round 9: 68/88 / 4/66); since read for round 11: C 78/88 / 2/66
-    "blind11": {"conflict": (0.88, 0.04)},
-    # blind v12 (untouched): its one run on round 11, C 62/88 = 0.70 / 5/65 = 0.08 (round 7: 58/88 /
-    # 10/65; round 10: 62/88 / 5/65) -- the newest figure to quote; below the goal
-    "blind12": {"conflict": (0.70, 0.08)},
+    # round 9: 68/88 / 4/66); since read for round 11: C 80/88 / 2/66 after round 13
+    "blind11": {"conflict": (0.90, 0.04)},
+    # blind v12: its one untouched run on round 11, C 62/88 = 0.70 / 5/65 = 0.08 (round 7: 58/88 /
+    # 10/65; round 10: 62/88 / 5/65); since read for round 12: C 83/88 / 2/65
+    "blind12": {"conflict": (0.94, 0.04)},
+    # blind v13: its one untouched run on round 12, C 67/88 = 0.76 / 2/65 = 0.03 (round 11: 64/88 / 5/65;
+    # 2-D: 57/88 / 11/65); since read for round 13: C 85/88 / 0/65
+    "blind13": {"conflict": (0.96, 0.00)},
+    # blind v14 (untouched): its one run on round 13, C 69/88 = 0.78 / 6/66 = 0.09 (round 12 the same;
+    # round 11: 66/88 / 6/66) -- the newest figure to quote; below the goal
+    "blind14": {"conflict": (0.78, 0.10)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
