@@ -2696,10 +2696,9 @@ def _mentions(
             if not _negated_before(clause, 0, m.start(), lexicon):
                 add("allergy", _allergen_key(a.allergen.match(clause, m.start()), a), True, *m.span())
     if allergy_context or _REACTION_WORD.search(clause):
-        for (
-            n
-        ) in named:  # issue 22z round 12: "it's actually clarithromycin she reacted to": that one instead;
-            # round 13: a source's list of that one only ("ED triage chart lists aspirin only")
+        # issue 22z round 12: "it's actually clarithromycin she reacted to": that one instead; round 13: a
+        # source's list of that one only ("ED triage chart lists aspirin only")
+        for n in named:
             instead = _INSTEAD_BEFORE.search(clause, max(0, n.start() - 40), n.start())
             if instead or (_ONLY_AFTER.match(clause, n.end()) and a.source.search(clause, 0, n.start())):
                 add("allergy", "*", ("only", _allergen_key(n, a)), n.start(), n.end())
