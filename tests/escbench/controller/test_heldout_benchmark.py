@@ -135,6 +135,7 @@ BLIND_SHA256 = {
     "blind12": "31dda73d993adf04d0479a9a0ec9ed62238f417c977a7bb7b39126ba38066efb",
     "blind13": "a49d39ec706f69102f6bd7228704a396a88ecfca2958ebb1c1826096b6a0b069",
     "blind14": "88040de9b39518c473bea9abb7f5e344b5f13746607a474d66d64fb974474640",
+    "blind15": "90444a9934c7e91d074a1a525e945fea6df427474af2ebcb80511df6d6141aaf",
 }
 
 
@@ -186,6 +187,7 @@ BLIND_SPLITS = {
     "blind12": ("f", "BLIND12_FILE"),
     "blind13": ("e", "BLIND13_FILE"),
     "blind14": ("n", "BLIND14_FILE"),
+    "blind15": ("s", "BLIND15_FILE"),
 }
 
 
