@@ -119,6 +119,9 @@ FLOORS = {
     # blind v14 (untouched): its one run on round 13, C 69/88 = 0.78 / 6/66 = 0.09 (round 12 the same;
     # round 11: 66/88 / 6/66) -- the newest figure to quote; below the goal
     "blind14": {"conflict": (0.78, 0.10)},
+    # blind v15 (untouched, H and M only): its one run on 2-F, M 63/74 = 0.85 / 0/59, H 72/84 = 0.86 /
+    # 2/72 = 0.03 (2-D: M 63/74 / 3/59, H the same) -- the figures to quote for M and H; goal met
+    "blind15": {"missing": (0.85, 0.00), "high_risk": (0.85, 0.03)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
