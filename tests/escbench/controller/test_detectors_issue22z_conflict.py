@@ -4,8 +4,6 @@ in ``test_detectors_issue22u_conflict.py``); each mechanism is then taken out an
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 import regex
 
@@ -20,14 +18,6 @@ from escbench_inspect.controller.detectors import (
 
 DEV10 = {i.id: i for i in heldout.load_heldout(heldout.DEV10_FILE).items}
 NEVER = regex.compile(r"(?!)")
-
-
-@pytest.fixture
-def fresh_memo() -> Iterator[None]:
-    """The lexicon memoises each clause's mentions: a mechanism taken out must not be read from it."""
-    default_lexicon().memo.clear()
-    yield
-    default_lexicon().memo.clear()
 
 
 def fires(item_id: str) -> bool:

@@ -31,14 +31,6 @@ NEVER = regex.compile(r"(?!)")
 WITHOUT_AUXILIARY = regex.compile(r"\b(?:no|not|without|never)\b(?:\s+[\w-]+){0,3}\s*$")
 
 
-@pytest.fixture
-def fresh_memo() -> Iterator[None]:
-    """The lexicon memoises each clause's mentions: a mechanism taken out must not be read from it."""
-    default_lexicon().memo.clear()
-    yield
-    default_lexicon().memo.clear()
-
-
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
     """C's verdict on the item (the attribute pairs and the contradiction phrases)."""
     lexicon = lexicon or default_lexicon()
