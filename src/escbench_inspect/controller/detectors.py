@@ -1965,6 +1965,8 @@ _MILD_REACTION = regex.compile(
     r"|\bupset\s+stomach\b|\bintoleran(?:ce|t)\b|\bdiarrh?o?ea\b|\bside[\s-]+effects?\b",
     FLAGS,
 )
+# in order: a clause that names both grades is read as severe
+_REACTION_GRADES = (("severe", _SEVERE_REACTION), ("mild", _MILD_REACTION))
 _REACTION_WORD = regex.compile(r"\b(?:reaction|reacts?|reacted|allerg\w*)\b", FLAGS)
 # issue 22u: a quoted field value ("allergies as 'none'"); an apostrophe inside a word stays
 _FIELD_QUOTE = regex.compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"“”]")
@@ -2295,6 +2297,16 @@ def _date_value(match: regex.Match) -> frozenset[DateReading]:
     return frozenset((*reading, None, None) for reading in _calendar_value(match))
 
 
+def _both_ways(first: int, second: int, year: int | None) -> frozenset[tuple[int, int, int | None]]:
+    """A numeric day/month read both ways, each reading a calendar one (month 1-12, day 1-31): "00/05"
+    is no date (it reached ``datetime.date`` in ``_one_cycle_apart`` and raised)."""
+    return frozenset(
+        (month, day, year)
+        for month, day in ((first, second), (second, first))
+        if 1 <= month <= 12 and 1 <= day <= 31
+    )
+
+
 def _calendar_value(match: regex.Match) -> frozenset[tuple[int | None, int | None, int | None]]:
     """The readings (month, day, year) of a calendar date, None where it does not say: a numeric
     day/month is read both ways unless one part is above 12 (issue 22s: "12/06/2023" is 21 June's
@@ -2304,21 +2316,11 @@ def _calendar_value(match: regex.Match) -> frozenset[tuple[int | None, int | Non
         return frozenset({(month, day, year)})
     if match.group("num"):
         first, second, year = (int(p) for p in match.group("num").split("/"))
-        year = year + 2000 if year < 100 else year
-        readings = set()
-        if first <= 12 and second <= 31:
-            readings.add((first, second, year))
-        if second <= 12 and first <= 31:
-            readings.add((second, first, year))
-        return frozenset(readings)
+        return _both_ways(first, second, year + 2000 if year < 100 else year)
     if _group(match, "y4"):
         return frozenset({(None, None, int(match.group("y4")))})
-    if _group(match, "dd"):  # read both ways, as a numeric date with its year
-        first, second = int(match.group("dd")), int(match.group("mm"))
-        readings = {
-            (m, d, None) for m, d in ((first, second), (second, first)) if 1 <= m <= 12 and 1 <= d <= 31
-        }
-        return frozenset(readings)
+    if _group(match, "dd"):  # issue 22z round 12: a day and month without a year
+        return _both_ways(int(match.group("dd")), int(match.group("mm")), None)
     if _group(match, "y5"):
         return frozenset({(int(match.group("m5")), None, int(match.group("y5")))})
     if _group(match, "y3"):
@@ -2695,18 +2697,19 @@ def _mentions(
         for m in a.allergy_notation.finditer(clause):
             if not _negated_before(clause, 0, m.start(), lexicon):
                 add("allergy", _allergen_key(a.allergen.match(clause, m.start()), a), True, *m.span())
-    if allergy_context or _REACTION_WORD.search(clause):
+    reaction_word = _REACTION_WORD.search(clause) is not None
+    if allergy_context or reaction_word:
         # issue 22z round 12: "it's actually clarithromycin she reacted to": that one instead; round 13: a
         # source's list of that one only ("ED triage chart lists aspirin only")
         for n in named:
             instead = _INSTEAD_BEFORE.search(clause, max(0, n.start() - 40), n.start())
             if instead or (_ONLY_AFTER.match(clause, n.end()) and a.source.search(clause, 0, n.start())):
                 add("allergy", "*", ("only", _allergen_key(n, a)), n.start(), n.end())
-    severity = _SEVERE_REACTION.search(clause) or _MILD_REACTION.search(clause)
-    if severity and (named or _REACTION_WORD.search(clause)):
+    graded = next(((g, m) for g, pattern in _REACTION_GRADES if (m := pattern.search(clause))), None)
+    if graded and (named or reaction_word):
         # issue 22z round 12: the reaction recorded for an allergen, severe or mild: two sources that grade
         # one allergen's reaction differently ("angioedema" vs "nausea only (intolerance)") disagree
-        grade = "severe" if severity.re is _SEVERE_REACTION else "mild"
+        grade, severity = graded
         for key in {_allergen_key(n, a) for n in named} or {IMPLIED}:
             add("allergy_severity", key, grade, *severity.span())
     if a.tolerated is not None:
@@ -2919,7 +2922,9 @@ def _neighbours(i: int, j: int, occupied: frozenset[int]) -> bool:
     return abs(i - j) == 1 or (abs(i - j) == 2 and (i + j) // 2 not in occupied)
 
 
-def _resolve_implied(mentions: list[Mention], historic: frozenset[int] = frozenset()) -> list[Mention]:
+def _resolve_implied(
+    mentions: list[Mention], historic: frozenset[int] = frozenset(), occupied: frozenset[int] = frozenset()
+) -> list[Mention]:
     """Give a dose stated without its drug the drug of the nearest dose mention within two clauses, and
     a status of "it" the drug of the nearest status or dose mention in the clause before or after.
 
@@ -2927,7 +2932,6 @@ def _resolve_implied(mentions: list[Mention], historic: frozenset[int] = frozens
     not the neighbouring clause's (issue 22u)."""
     named = [m for m in mentions if m.attribute == "dose" and m.key != IMPLIED]
     drugs = [m for m in mentions if m.attribute in ("medication_status", "dose", "drug") and m.key != IMPLIED]
-    occupied = frozenset(m.clause for m in mentions)
     out = []
     for m in mentions:
         if m.attribute == "pregnancy_status" and m.key == IMPLIED:
@@ -3039,14 +3043,7 @@ _REFERS_BACK = regex.compile(r"\b(?:it|that|this|them|same)\b", FLAGS)
 def _two_reactions(first: str, second: str) -> bool:
     """issue 22z round 12: the clauses grade a reaction differently, so their dates are two reactions'
     ("a mild rash … in 2009; … anaphylaxis … in 2021"), not one event dated twice."""
-    grades = [
-        {
-            grade
-            for grade, pattern in (("severe", _SEVERE_REACTION), ("mild", _MILD_REACTION))
-            if pattern.search(c)
-        }
-        for c in (first, second)
-    ]
+    grades = [{grade for grade, pattern in _REACTION_GRADES if pattern.search(c)} for c in (first, second)]
     return bool(grades[0] and grades[1] and grades[0] != grades[1])
 
 
@@ -3225,8 +3222,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         )
         found.extend(replace(m, clause=i, start=m.start + s, end=m.end + s) for m in relative)
     historic = frozenset(i for i, c in enumerate(clause_text) if _OTHER_EVENT.search(c))
-    mentions = _resolve_implied(found, historic)
-    occupied = frozenset(m.clause for m in found)
+    occupied = frozenset(m.clause for m in found)  # the clauses that state something
+    mentions = _resolve_implied(found, historic, occupied)
     mentions += _class_stops(clause_text, spans, mentions, a)
     pairs = []
     for x, m in enumerate(mentions):

@@ -67,8 +67,8 @@ MODULE_MECHANISMS = [
     ("dc12_weighed_at", "_CHANGE_DENIED", WITHOUT_AUXILIARY),
     ("dc12_year_after_event", "_YEAR_AFTER", NEVER),
     ("dc12_source_date_entry", "_ENTRY_WORDS", 0),
-    ("dc12_severity", "_SEVERE_REACTION", NEVER),
-    ("dc12_severity", "_MILD_REACTION", NEVER),
+    ("dc12_severity", "_REACTION_GRADES", (("mild", detectors._MILD_REACTION),)),  # no severe grade
+    ("dc12_severity", "_REACTION_GRADES", (("severe", detectors._SEVERE_REACTION),)),  # no mild grade
     ("dc12_instead", "_INSTEAD_BEFORE", NEVER),
     ("dc12_continue_dose", "_CONTINUED_OBJECT", NEVER),
     ("dc12_plan_continue", "_CONTINUE_WORD", NEVER),
@@ -81,7 +81,9 @@ MODULE_MECHANISMS = [
     (
         "dc13_keeps_packing",
         "_resolve_implied",
-        lambda mentions, historic=frozenset(): [m for m in mentions if m.key != detectors.IMPLIED],
+        lambda mentions, historic=frozenset(), occupied=frozenset(): [
+            m for m in mentions if m.key != detectors.IMPLIED
+        ],
     ),
 ]
 
@@ -302,3 +304,19 @@ def test_no_slash_alternative_repeats_its_neighbour() -> None:
 )  # fmt: skip
 def test_the_slash_lint_itself(term: str, bad: bool) -> None:
     assert _repeats_a_neighbour(term) is bad
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["LMP per pt 00/05/2024; LMP on booking form 12/05/2024.", "LMP 31/00 per pt; LMP 02/06 on the form."],
+)
+def test_an_impossible_day_or_month_is_no_reading(text: str) -> None:
+    """A numeric date is read both ways only into calendar readings: "00/05" once reached
+    ``datetime.date`` through the LMP cycle check and raised."""
+    assert all(
+        1 <= month <= 12 and 1 <= day <= 31
+        for m in detectors._DATE_COARSE.finditer(text)
+        for month, day, _ in detectors._calendar_value(m)
+        if month is not None and day is not None
+    )
+    detect(text)  # reads without raising
