@@ -139,6 +139,7 @@ BLIND_SHA256 = {
     "blind13": "a49d39ec706f69102f6bd7228704a396a88ecfca2958ebb1c1826096b6a0b069",
     "blind14": "88040de9b39518c473bea9abb7f5e344b5f13746607a474d66d64fb974474640",
     "blind15": "90444a9934c7e91d074a1a525e945fea6df427474af2ebcb80511df6d6141aaf",
+    "blind16": "60a16bf524e72f74da6c1d0506ef04c7cf0d42224401418e79c97a8e2f36b036",
 }
 
 
@@ -191,6 +192,7 @@ BLIND_SPLITS = {
     "blind13": ("e", "BLIND13_FILE"),
     "blind14": ("n", "BLIND14_FILE"),
     "blind15": ("s", "BLIND15_FILE"),
+    "blind16": ("u", "BLIND16_FILE"),
 }
 
 
