@@ -1665,7 +1665,12 @@ def _explained(text: str, start: int, end: int, lexicon: Lexicon) -> bool:
     a = lexicon.attributes
     if a is None or a.explained is None:
         return False
-    sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    ends = [m for m in _SENTENCE_END.finditer(text, 0, start)]
+    # round 14: a semicolon joins the change to the stale record ("was increased … on 12 March; the
+    # pharmacy record still shows the 20 mg fill"): read from the start of the sentence before it
+    while ends and ends[-1].group() == ";":
+        ends.pop()
+    sentence_start = ends[-1].end() if ends else 0
     return a.explained.search(text, sentence_start, min(len(text), end + EXPLAINED_REACH)) is not None
 
 
@@ -1719,7 +1724,9 @@ _DATE_COARSE = regex.compile(
     # issue 22z round 12: a day and month in two digits each without a year ("LMP 12/04", "given 14/01"), not
     # a score ("pain 10/10"), an age in months ("10/12 old") or a part of a longer number
     r"|(?<![\d/.:]|\bpain\s|\bscore\s|\bgcs\s)\b(?P<dd>[0-3]\d)/(?P<mm>[01]\d)\b"
-    r"(?![/.:]?\d|\s*(?:old|months?|mo\b|pain|score))",
+    r"(?![/.:]?\d|\s*(?:old|months?|mo\b|pain|score))"
+    # round 14: or in one digit each after a weekday ("pt says Sat 3/6, ambulance sheet Thurs 1/6")
+    r"|(?<=\b(?-i:Mon|Tues?|Wed|Weds|Thu|Thurs|Fri|Sat|Sun)\.?\s)(?P<dd>[0-3]?\d)/(?P<mm>[01]?\d)\b(?![/.:]?\d|\s*%)",
     FLAGS,
 )
 # issue 22u: a weekly dose's day ("take on FRIDAY" vs "says Monday") and a date relative to today
@@ -1732,7 +1739,7 @@ _WEEKDAYS = {
 _WEEKDAY = (
     r"|\b(?P<wd>"
     + "|".join(_WEEKDAYS)
-    + r")s?\b"
+    + r")s?\b(?!\.?\s+\d{1,2}/\d)"  # round 14: "Thurs 1/6" is the date after it
     # issue 22w: a capitalised three-letter weekday ("pt says Tues AM, wife says Mon PM"), not "Sat 94%"
     + r"|\b(?-i:(?P<wd3>Mon|Tue|Wed|Thu|Fri|Sat|Sun))\b(?![\s:]*\d)"
 )
@@ -1787,8 +1794,18 @@ _REPORTING_VERBS = (
     r"|gives?|gave"
 )
 # issue 22z round 12: a year alone right after its event, or after a colon or dash ("booster 2021")
-_YEAR_AFTER = regex.compile(r"\s*[:\-–]?\s*(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)", FLAGS)
+_YEAR_AFTER = regex.compile(
+    # round 14: or after the injection's noun and "was" ("my last tetanus jab was 2015")
+    r"(?:\s+(?:jab|shot|booster|vaccine|vaccination|injection|immuni[sz]ation))?"
+    r"\s*(?:[:\-–]|\b(?:was|were|in)\b)?\s*(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)",
+    FLAGS,
+)
 _ENTRY_WORDS = 5  # a list entry: a source and its value, a few words
+_IT_AS = regex.compile(
+    r"\b(?:has|have|had|gives?|gave|records?|recorded|lists?|listed|puts?|shows?)\s+(?:it|this|that|them)\s+"
+    r"(?:down\s+)?as\s+(?:(?:in|on)\s+)?",
+    FLAGS,
+)
 _REPORTING = regex.compile(rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it)\b", FLAGS)
 _BARE_NUMBER = regex.compile(
     r"(?<![\w./:])(?P<value>\d+(?:\.\d+)?)(?![\d.:/%]|(?:st|nd|rd|th)\b|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
@@ -1870,7 +1887,11 @@ _KG_PER = {"lb": 0.45359237, "pound": 0.45359237, "stone": 6.35029318, "st": 6.3
 # issue 22u: "X vs Y" sets two readings side by side as "but" does ("K+ 6.8 on the lab vs 4.1 on the gas")
 _CLAUSE_SPLIT = regex.compile(
     # issue 22z: "… given as 14 March in the discharge summary and as 21 March in the operation note"
-    r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while|vs\.?|versus)\s+|\s+and\s+(?=as\s+\d)",
+    # round 14: an arrow between two sources' entries ("40mg OD on transfer letter ↔ MAR … 20mg"), and
+    # a second "and as" before a value in capitals ("recorded as O RhD negative by … and as B RhD
+    # positive in …")
+    r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while|vs\.?|versus|↔|<->|<>)\s+"
+    r"|\s+and\s+(?=as\s+(?:\d|(?-i:(?!I\b)[A-Z][A-Za-z+-]{0,3}\b)))",
     FLAGS,
 )
 _STATUS_WINDOW_WORDS = 3
@@ -1895,7 +1916,7 @@ _ALLERGY_AFTER = regex.compile(
 )
 # issue 22y: an allergy record that names its only allergen ("GP summary: allergy = erythromycin only")
 _NO_BEFORE = regex.compile(r"\bno\s+(?:known\s+)?$", FLAGS)
-_ONLY_AFTER = regex.compile(r"\s+only\b", FLAGS)
+_ONLY_AFTER = regex.compile(r"\s+(?:allergy\s+)?only\b", FLAGS)  # round 14: "lists penicillin allergy only"
 # issue 22z round 13: a question's auxiliary opening the part of the clause a change cue is in ("the letter
 # says 58 kg but i was 49, does that change my dose"); not "has"/"have", which state a change made
 _ASKED_BEFORE = regex.compile(
@@ -1908,13 +1929,6 @@ _CONTINUE_WORD = regex.compile(r"\b(?:continue|continuing|unchanged|no\s+change)
 # from the hospital says stopped", "psych clinic letter says continue")
 _SAYS_RIGHT_BEFORE = regex.compile(
     r"\b(?:says?|said|states?|stated|reads?|shows?|documents?|records?|marked|has\s+it(?:\s+as)?)\s+$", FLAGS
-)
-# issue 22z round 12: an instruction to continue what the neighbouring clause names ("sign-out says continue
-# home dose", "plan says continue prophylaxis")
-_CONTINUED_OBJECT = regex.compile(
-    r"\s+(?:(?:the|his|her|their|usual|regular|home|current|same|own)\s+){0,2}"
-    r"(?:dose|doses|prophylaxis|anticoagulation|anticoagulant|meds|medication|medicines|tablets|injections?)\b",
-    FLAGS,
 )
 # issue 22z round 12: an allergen named as the one instead of another source's ("husband says it's actually
 # clarithromycin she reacted to", "the reaction was to ibuprofen", "it's aspirin he reacts to")
@@ -1967,6 +1981,7 @@ _MILD_REACTION = regex.compile(
 )
 # in order: a clause that names both grades is read as severe
 _REACTION_GRADES = (("severe", _SEVERE_REACTION), ("mild", _MILD_REACTION))
+_CAUSED = regex.compile(r"\b(?:caus(?:es|ed|ing)|gave|gives|triggered|provoked|led\s+to)\b", FLAGS)
 _REACTION_WORD = regex.compile(r"\b(?:reaction|reacts?|reacted|allerg\w*)\b", FLAGS)
 # issue 22u: a quoted field value ("allergies as 'none'"); an apostrophe inside a word stays
 _FIELD_QUOTE = regex.compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"“”]")
@@ -2015,10 +2030,24 @@ _FILLS_STOPPED = regex.compile(
 # and one after it ("EPR order active 500mg BD"): a status of the neighbouring clause's drug
 _AMOUNT_BEFORE = regex.compile(
     r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\s+(?:(?:od|bd|bid|tds|tid|qds|daily|nocte|mane)\s+)?"
-    r"(?:(?:still|is|are|was|were|being)\s+){0,3}$",
+    r"(?:(?:still|is|are|was|were|being|as)\s+){0,3}$",  # round 14: "has 500mg BD as current"
     FLAGS,
 )
 _AMOUNT_AFTER = regex.compile(r"\s*\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\b", FLAGS)
+# round 14: the words between a drug and the list it is named in ("warfarin among her current medications")
+_AMONG_BEFORE = regex.compile(
+    r"\s+(?:among|amongst|in|on|under)\s+(?:(?:the|his|her|their|my|its)\s+)?", FLAGS
+)
+# what a status cue in a clause without a drug refers to: a regimen, a list, a supply (issue 22z round 12:
+# "sign-out says continue home dose"; round 14: "still on active GP repeat", "taken off his list")
+_REGIMEN_OBJECT = regex.compile(
+    r"(?:\s+(?:(?:the|his|her|their|my|its|an?|active|current|regular|gp|hospital|home|own|repeat|usual|same)"
+    r"\s+){0,3})?\s*(?:\w+\s+)?(?:repeat\s+)?(?:repeats?|lists?|prescriptions?|scripts?|meds?|medications?"
+    r"|medicines|regimen|prophylaxis|anticoagulation|anticoagulant|supply|supplies|dose|doses|tablets?|tabs|pills"
+    r"|injections?|mar|chart|profile)\b",
+    FLAGS,
+)
+_OTHER_BEFORE = regex.compile(r"\b(?:other|further|additional|new)\s+$", FLAGS)
 _PRONOUN_BEFORE = regex.compile(r"\b(?:it|them)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
 # issue 22z: and a negative auxiliary ("they havent been giving it")
 _NEGATED_ACTIVITY = regex.compile(
@@ -2170,7 +2199,8 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             (
                 regex.compile(
                     # issue 22y: or had none of it ("hasn't had any insulin for 2 wks")
-                    r"\b(?:not\s+on|no|never\s+on|not\s+taking|not\s+prescribed"
+                    # round 14: or "taking no anticoagulant"
+                    r"\b(?:not\s+on|no|never\s+on|not\s+taking|not\s+prescribed|(?:taking|on|receiving)\s+no"
                     r"|(?:has|have|had)(?:n'?t|\s+not)\s+(?:had|taken|been\s+(?:given|on)|received))"
                     r"\s+(?:any\s+)?(?:" + _alternation(drug_class.names).pattern + ")",
                     FLAGS,
@@ -2425,7 +2455,9 @@ _DOSE_GAP = regex.compile(
     # issue 22z: and its frequency ("GP list shows ramipril 5 mg OD active")
     # issue 22z round 13: or a comma after the frequency ("clopidogrel 75 mg OD, active")
     r"(?:(?:sc|iv|po|im|pr|sl|s/c|inh|neb)\s+)?(?:(?:od|bd|bid|tds|tid|qds|qid|daily|nocte|mane|on|prn)[\s,]+)?"
-    r"(?:(?:last|still|regularly|monthly|weekly)\s+)?(?:[-–:,]\s*)?",
+    r"(?:(?:last|still|regularly|monthly|weekly)\s+)?(?:[-–:,]\s*)?"
+    # round 14: a status field after the entry ("apixaban status discontinued", "5 mg BD, 'currently taking'")
+    r"(?:(?:status|currently|now)\s*:?\s*)?",
     FLAGS,
 )
 _ENTRY_LEAD = regex.compile(
@@ -2456,6 +2488,19 @@ _ABO_ALONE = regex.compile(
     r"(?i:\bgroup)\s+(?:(?i:as|is|was|of|reads?)\s+|[:=]\s*)?(?P<abo>AB|A|B|O)\b"
     r"(?!\s*(?:[+\-]|(?i:pos|neg|rh)))"
 )
+_POPULATION_AFTER = regex.compile(
+    r"\s+(?:patients|women|mothers|people|individuals|pregnancies|donors|recipients|pts)\b", FLAGS
+)
+_SIGN_ALONE = regex.compile(
+    r"\s*(?P<sign>pos(?:itive)?|neg(?:ative)?|\+ve|-ve)\s+(?=(?:per|on|from|in|by|according)\b)", FLAGS
+)
+
+
+def _sign(word: str) -> str:
+    """An RhD sign word as "+" or "-"."""
+    return "+" if word.lower().startswith(("pos", "+")) else "-"
+
+
 _EMPTY_FIELD = regex.compile(r"[:\-–]\s*(?P<value>nil(?:\s+known)?|none(?:\s+known)?|nkda|nka)\s*$", FLAGS)
 _HALF_BEFORE = regex.compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
 # issue 22w: the count after the strength ("amlodipine 10mg tablets, half a tablet daily")
@@ -2569,6 +2614,16 @@ def _mentions(
             add("blood_group", "blood_group", (m.group("abo"), rh), m.start(), m.end())
         for m in _ABO_ALONE.finditer(clause):  # issue 22z: "card reads group A", "gives the group as O"
             add("blood_group", "blood_group", (m.group("abo"), None), m.start(), m.end())
+        # round 14: the RhD type without its ABO group ("Rh: neg per prenatal record"), and a sign alone
+        # that a source states after such a heading ("…, pos per L&D lab today")
+        grouped = [m.span() for m in _BLOOD_GROUP.finditer(clause)]
+        for m in _RH_SIGN.finditer(clause):
+            # not a population a guideline speaks of ("Rh-negative patients are flagged for anti-D")
+            population = _POPULATION_AFTER.match(clause, m.end())
+            if not population and not any(s <= m.start("sign") < e for s, e in grouped):
+                add("blood_group", "blood_group", (None, _sign(m.group("sign"))), m.start(), m.end())
+        if sign := _SIGN_ALONE.match(clause):
+            add("blood_group", IMPLIED, (None, _sign(sign.group("sign"))), *sign.span("sign"))
     if a.lab is not None:
         named_lab = False
         for m in a.lab.finditer(clause):
@@ -2592,8 +2647,17 @@ def _mentions(
             for m in _BARE_NUMBER.finditer(clause):
                 # issue 22z: or the second half of "Na 118 on VBG vs 134 on lab chem"
                 leading = _LEADING_VALUE.match(clause)
-                if _REPORTED_VALUE.search(clause, 0, m.start()) or (leading and leading.end() == m.end()):
-                    add("lab_value", IMPLIED, (float(m.group("value")), None), *m.span())
+                # round 14: or one of the same sample as the neighbouring reading ("INR - ED note says 4.2,
+                # anticoag clinic entry for the same sample 2.3")
+                if (
+                    _REPORTED_VALUE.search(clause, 0, m.start())
+                    or (leading and leading.end() == m.end())
+                    or _SAME_OCCASION.search(clause, 0, m.start())
+                ):
+                    # round 14: of the one analyte named before it ("INR - ED note says 4.2")
+                    names = list(a.lab_name.finditer(clause, 0, m.start())) if a.lab_name is not None else []
+                    key = a.lab_key[names[0].group("analyte").lower()] if len(names) == 1 else IMPLIED
+                    add("lab_value", key, (float(m.group("value")), None), *m.span())
     weights = list(_WEIGHT.finditer(clause))
     if weight_context:
         weights += [
@@ -2659,6 +2723,15 @@ def _mentions(
         for clock in _CLOCK.finditer(clause):
             if _TIME_STATED.search(clause, 0, clock.start()):
                 add("time", IMPLIED, _clock_minutes(clock), *clock.span())
+    # round 14: a source that "has it as" a date states the neighbouring clause's event's date, whatever
+    # other event its clause dates ("my GP surgery has it as 2021, do i need another one after … friday")
+    for it_as in _IT_AS.finditer(clause):
+        if not a.source.search(clause, 0, it_as.start()):
+            continue
+        if date := _DATE_STATED.match(clause, it_as.end()):
+            add("date", IMPLIED, _date_value(date), *date.span())
+        elif year := _YEAR_AFTER.match(clause, it_as.end()):
+            add("date", IMPLIED, frozenset({(None, None, int(year.group("year")), None, None)}), *year.span())
     # issue 22z: or the second half of "given as 14 March in the summary and as 21 March in the note"
     # issue 22z round 12: or a short entry that is a source and a date ("ED registration 13/07/1948")
     if (
@@ -2712,6 +2785,11 @@ def _mentions(
         grade, severity = graded
         for key in {_allergen_key(n, a) for n in named} or {IMPLIED}:
             add("allergy_severity", key, grade, *severity.span())
+        # round 14: a reaction a drug is recorded as causing is an allergy to it ("ibuprofen is recorded as
+        # causing bronchospasm"), against a source that gives allergies as nil
+        if named and _CAUSED.search(clause) and not any(m.attribute == "allergy" for m in out):
+            for n in named:
+                add("allergy", _allergen_key(n, a), True, n.start(), n.end())
     if a.tolerated is not None:
         for m in a.tolerated.finditer(clause):
             for allergen in {_allergen_key(n, a) for n in named}:
@@ -2795,10 +2873,17 @@ def _status_mentions(
             before = [d for d in drugs if d.end() <= cue.start()]
             if before:
                 gap = clause[before[-1].end() : cue.start()]
-                passive = regex.search(r"\b(?:was|were|is|are|been|being|as(?:\s+an?)?)\s*$", gap, FLAGS) or (
-                    not gap.strip()
-                    and regex.match(r"\s+(?:by|on|per|at|since)\b", clause[cue.end() :], FLAGS)
-                )  # "digoxin stopped by cardiology", "on admission": a passive without its auxiliary
+                # "digoxin stopped by cardiology", "on admission": a passive without its auxiliary; round 14:
+                # "levetiracetam not on pt's own med list", "warfarin among her current medications"
+                passive = (
+                    regex.search(r"\b(?:was|were|is|are|been|being|as(?:\s+an?)?)\s*$", gap, FLAGS)
+                    or (
+                        not gap.strip()
+                        and regex.match(r"\s+(?:by|on|per|at|since)\b", clause[cue.end() :], FLAGS)
+                    )
+                    or (not gap.strip() and cue.group().lower().startswith("not "))
+                    or _AMONG_BEFORE.fullmatch(gap)
+                )
                 # issue 22u: a list entry, the drug (and its dose) then its status, after a record's
                 # colon or its reporting verb ("GP record: simvastatin discontinued", "list shows
                 # furosemide discontinued", "repeat slip: simvastatin 40 mg active")
@@ -2818,14 +2903,22 @@ def _status_mentions(
                     start, end = cue.start(), after_pronoun.end()
                 elif status == "active" and _AMOUNT_AFTER.match(clause, cue.end()):
                     start, end = cue.start(), cue.end()  # issue 22z: "EPR order active 500mg BD"
-                elif status == "active" and (obj := _CONTINUED_OBJECT.match(clause, cue.end())):
-                    start, end = cue.start(), obj.end()  # issue 22z round 12: "says continue home dose"
                 elif _SAYS_RIGHT_BEFORE.search(clause, 0, cue.start()) and not rest:
                     start, end = cue.start(), cue.end()  # issue 22z round 13: "letter says continue,"
                 elif cue_status != status and not rest:
                     start, end = cue.start(), cue.end()  # issue 22z: "pt and own supply - not taking"
                 elif status == "active" and _AMOUNT_BEFORE.search(clause, 0, cue.start()):
                     start, end = cue.start(), cue.end()  # issue 22z: "MAR shows 500 mg BD still being given"
+                elif (
+                    not drugs
+                    and cue_status == status
+                    and not _OTHER_BEFORE.search(clause, 0, cue.start())
+                    and (obj := _REGIMEN_OBJECT.match(clause, cue.end()))
+                ):
+                    # issue 22z round 12: "sign-out says continue home dose"; round 14: in a clause without a
+                    # drug, the status of a regimen or list ("still on active GP repeat", "its been taken off
+                    # his list"), not a negated one nor "other" ones ("no other active medications")
+                    start, end = cue.start(), obj.end()
                 else:
                     continue
                 # issue 22z: with its negation read ("not taking it" is a stop)
@@ -2922,6 +3015,10 @@ def _neighbours(i: int, j: int, occupied: frozenset[int]) -> bool:
     return abs(i - j) == 1 or (abs(i - j) == 2 and (i + j) // 2 not in occupied)
 
 
+# the attributes whose value stated alone takes the neighbouring clause's key (round 14: an RhD sign)
+_TAKES_NEIGHBOURS_KEY = frozenset({"date", "time", "side", "lab_value", "allergy_severity", "blood_group"})
+
+
 def _resolve_implied(
     mentions: list[Mention], historic: frozenset[int] = frozenset(), occupied: frozenset[int] = frozenset()
 ) -> list[Mention]:
@@ -2942,9 +3039,9 @@ def _resolve_implied(
             ):
                 out.append(Mention(m.attribute, m.attribute, m.value, m.clause, m.start, m.end, True))
             continue
-        if m.attribute in ("date", "time", "side", "lab_value", "allergy_severity") and m.key == IMPLIED:
+        if m.attribute in _TAKES_NEIGHBOURS_KEY and m.key == IMPLIED:
             # issue 22s: a date, side or lab value without its event, part or analyte takes the one of
-            # the neighbouring clause; with none there it is dropped
+            # the neighbouring clause; with none there it is dropped (round 14: an RhD sign alone too)
             if m.attribute in ("date", "time") and m.clause in historic:
                 continue
             near = [

@@ -70,7 +70,7 @@ MODULE_MECHANISMS = [
     ("dc12_severity", "_REACTION_GRADES", (("mild", detectors._MILD_REACTION),)),  # no severe grade
     ("dc12_severity", "_REACTION_GRADES", (("severe", detectors._SEVERE_REACTION),)),  # no mild grade
     ("dc12_instead", "_INSTEAD_BEFORE", NEVER),
-    ("dc12_continue_dose", "_CONTINUED_OBJECT", NEVER),
+    ("dc12_continue_dose", "_REGIMEN_OBJECT", NEVER),
     ("dc12_plan_continue", "_CONTINUE_WORD", NEVER),
     ("dc12_signed_last_year", "_DOCUMENT_MADE", NEVER),
     ("dc12_dvt_vein", "_neighbours", lambda i, j, occupied: abs(i - j) == 1),
@@ -127,7 +127,7 @@ LEXICON_ENTRIES = [
     ("dc12_states_stopped", '"dispensed", "supplied",', '"dispensed",'),
     ("dc12_em_dash_allergy", '"none known", "nil known",', ""),
     ("dc12_sorted_n1", r"\\bsorted\\b(?!", r"\\bzzsorted\\b(?!"),
-    ("dc12_error_corrected_n1", r'"re:\\bin\\s+error\\b[^.;\\n]{0,30}?', r'"re:\\bzz\\b[^.;\\n]{0,30}?'),
+    ("dc12_error_corrected_n1", r'"re:\\bin\\s+error\\b[^.\\n]{0,30}?', r'"re:\\bzz\\b[^.\\n]{0,30}?'),
     ("dc12_predates_n1", r'"re:\\bpre-?dat(?:es|ed|e)\\b"', r'"re:\\bzz\\b"'),
     # round 13
     ("dc13_prescribed_on", r'"re:\\bprescribed(?=\\s+(?:on|in)\\b)",', ""),
