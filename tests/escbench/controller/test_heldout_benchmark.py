@@ -140,6 +140,7 @@ BLIND_SHA256 = {
     "blind14": "88040de9b39518c473bea9abb7f5e344b5f13746607a474d66d64fb974474640",
     "blind15": "90444a9934c7e91d074a1a525e945fea6df427474af2ebcb80511df6d6141aaf",
     "blind16": "60a16bf524e72f74da6c1d0506ef04c7cf0d42224401418e79c97a8e2f36b036",
+    "blind17": "6233f50778aec3bdf355f6a8a8230bfb07a8fabf91d449dd8f13779fcad2adcc",
 }
 
 
@@ -193,6 +194,7 @@ BLIND_SPLITS = {
     "blind14": ("n", "BLIND14_FILE"),
     "blind15": ("s", "BLIND15_FILE"),
     "blind16": ("u", "BLIND16_FILE"),
+    "blind17": ("r", "BLIND17_FILE"),
 }
 
 
