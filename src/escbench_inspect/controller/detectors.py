@@ -1002,7 +1002,9 @@ class Detection:
 # bullet (YAML-wrapped lines continue a sentence when the next line starts in lower case).
 # issue 22v: the abbreviation "no." of a record number ("hospital no. n/k") does not end a sentence
 _SENTENCE_END = regex.compile(
+    # round 15: nor an estimate's abbreviation ("ambulance est. 45 kg, ED record 68 kg")
     r"(?:(?<!\d)\.(?!\d)|\.(?=\s))(?<!\b(?i:hospital|nhs|chi|tel|phone|ref|case|mrn|bed|room)\s+(?i:no)\.)"
+    r"(?<!\b(?i:est|approx|appx)\.)"
     r"|[!?;]|\n\s*\n|\n(?=[ \t]*(?:[A-Z0-9\-•*\[(\"]|$))"
 )
 _NUMBER = regex.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?P<sep>/|-|–|to)\s*(?P<second>\d+(?:\.\d+)?))?")
@@ -1028,7 +1030,11 @@ def strip_headers_keep_offsets(text: str) -> str:
 
 def _normalize(text: str) -> str:
     """Same-length normalization so evidence offsets index the caller's text."""
-    return text.translate(str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-"}))
+    return text.translate(_SAME_LENGTH)
+
+
+# round 15: and the minus sign ("O−" is group O RhD negative)
+_SAME_LENGTH = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "−": "-"})
 
 
 def _clause(text: str, start: int, end: int, lexicon: Lexicon) -> tuple[str, str]:
@@ -1739,7 +1745,8 @@ _WEEKDAYS = {
 _WEEKDAY = (
     r"|\b(?P<wd>"
     + "|".join(_WEEKDAYS)
-    + r")s?\b(?!\.?\s+\d{1,2}/\d)"  # round 14: "Thurs 1/6" is the date after it
+    # round 14: not before the date it heads ("Thurs 1/6"); round 15: nor its day ("Thurs 7th")
+    + r")s?\b(?!\.?\s+\d{1,2}(?:/\d|st\b|nd\b|rd\b|th\b))"
     # issue 22w: a capitalised three-letter weekday ("pt says Tues AM, wife says Mon PM"), not "Sat 94%"
     + r"|\b(?-i:(?P<wd3>Mon|Tue|Wed|Thu|Fri|Sat|Sun))\b(?![\s:]*\d)"
 )
@@ -1761,6 +1768,8 @@ _MONTH_ALONE = (
 _DAY_ALONE = (
     r"|\bthe\s+(?P<d7>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)\b"
     r"(?=\s*(?:[,.;:)!?]|$)|\s+(?:but|and|or|not|at|so|when|which|per|according|instead)\b)"
+    # round 15: or after its weekday ("fell Thurs 7th", "went down Mon 4th")
+    r"|(?<=\b(?i:mon|tues?|wed|weds|thu|thurs|fri|sat|sun)(?i:day)?\.?\s)(?P<d7>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)\b"
 )
 _DATE_STATED = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _MONTH_ALONE + _DAY_ALONE, FLAGS)
 _DATE_EVENT = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _RELATIVE + _MONTH_ALONE + _DAY_ALONE, FLAGS)
@@ -1814,7 +1823,9 @@ _BARE_NUMBER = regex.compile(
     FLAGS,
 )
 _REPORTED_VALUE = regex.compile(
-    r"\b(?:reads?|reported|reports|says?|said|shows?|showed|gives?|gave|records?|recorded|quotes?|quoted|is|was|of)"
+    # round 15: or written ("the diabetes nurse wrote 84 on my sheet")
+    r"\b(?:reads?|reported|reports|says?|said|shows?|showed|gives?|gave|records?|recorded|quotes?|quoted|is|was|of"
+    r"|wrote|writes|written)"
     r"\s*:?\s*$"
     # issue 22z: a result named as a value ("the app shows tuesday's result as 4.1")
     r"|\b(?:result|level|reading|value)s?\s+(?:as|at)\s*$",
@@ -1915,6 +1926,7 @@ _ALLERGY_AFTER = regex.compile(
     FLAGS,
 )
 # issue 22y: an allergy record that names its only allergen ("GP summary: allergy = erythromycin only")
+_NOT_RIGHT_BEFORE = regex.compile(r"\bnot\s+$", FLAGS)
 _NO_BEFORE = regex.compile(r"\bno\s+(?:known\s+)?$", FLAGS)
 _ONLY_AFTER = regex.compile(r"\s+(?:allergy\s+)?only\b", FLAGS)  # round 14: "lists penicillin allergy only"
 # issue 22z round 13: a question's auxiliary opening the part of the clause a change cue is in ("the letter
@@ -1982,12 +1994,14 @@ _MILD_REACTION = regex.compile(
 # in order: a clause that names both grades is read as severe
 _REACTION_GRADES = (("severe", _SEVERE_REACTION), ("mild", _MILD_REACTION))
 _CAUSED = regex.compile(r"\b(?:caus(?:es|ed|ing)|gave|gives|triggered|provoked|led\s+to)\b", FLAGS)
-_REACTION_WORD = regex.compile(r"\b(?:reaction|reacts?|reacted|allerg\w*)\b", FLAGS)
+# round 15: or an intolerance ("as nausea (intolerance) on hospital EPR")
+_REACTION_WORD = regex.compile(r"\b(?:reaction|reacts?|reacted|allerg\w*|intoleran\w*)\b", FLAGS)
 # issue 22u: a quoted field value ("allergies as 'none'"); an apostrophe inside a word stays
 _FIELD_QUOTE = regex.compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"“”]")
 # issue 22w: a spaced dash joins two sources' statements as a comma does ("she says 10 mg - box says 5 mg")
 # issue 22z: and a spaced slash ("EPR 'not pregnant' / pt & partner report 22/40"), not a ratio ("3/52")
-_COMMA = regex.compile(r",(?=\s)\s*|\s+[-–—/]\s+")
+# round 15: or a second "and as" ("recorded as anaphylaxis on GP record and as nausea on hospital EPR")
+_COMMA = regex.compile(r",(?=\s)\s*|\s+[-–—/]\s+|\s+and\s+(?=as\s)")
 # issue 22y: or the compliance aid it is packed in ("still on dosette from pharmacy")
 # issue 22z: or the object of a verb after the cue ("continues to take it", "continues to dispense it")
 _PRONOUN_AFTER = regex.compile(
@@ -2009,7 +2023,7 @@ def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
 
 
 # issue 22z: an explanation in the one clause between two statements reaches them
-_EXPLAINED_BETWEEN = 2
+_EXPLAINED_BETWEEN = 3  # round 15: 2 -> 3 ("triage form 'pregnant: yes' vs clerking 'no' - resolved, box …")
 # issue 22z round 12: a standing decision made or signed ("signed it with her doctor last year", "ReSPECT
 # form completed in 2023"): the date is the document's, and the decision stands until revoked
 _DOCUMENT_MADE = regex.compile(
@@ -2466,7 +2480,8 @@ _ENTRY_LEAD = regex.compile(
     r"|states?|stated|documents?|documented|notes?|noted))\s*$",
     FLAGS,
 )
-_ALLERGY_CONTEXT = regex.compile(r"\ballerg", FLAGS)
+# round 15: or a red (allergy) wristband ("Red band: PCN")
+_ALLERGY_CONTEXT = regex.compile(r"\ballerg|\bred\s+(?:wrist\s*)?band\b", FLAGS)
 _RESULT_ALONE = regex.compile(
     r"\b(?:says?|said|shows?|showed|reads?|came\s+back(?:\s+as)?|was)\s+(?P<sign>positive|\+ve|negative|-ve)\b",
     FLAGS,
@@ -2648,14 +2663,17 @@ def _mentions(
                 # issue 22z: or the second half of "Na 118 on VBG vs 134 on lab chem"
                 leading = _LEADING_VALUE.match(clause)
                 # round 14: or one of the same sample as the neighbouring reading ("INR - ED note says 4.2,
-                # anticoag clinic entry for the same sample 2.3")
+                # anticoag clinic entry for the same sample 2.3"); round 15: or the value of an analyte's
+                # heading ("INR this AM: 2.1 on pt's CoaguChek")
+                names = list(a.lab_name.finditer(clause, 0, m.start())) if a.lab_name is not None else []
+                headed = len(names) == 1 and _HEADING_GAP.fullmatch(clause, names[0].end(), m.start())
                 if (
                     _REPORTED_VALUE.search(clause, 0, m.start())
                     or (leading and leading.end() == m.end())
                     or _SAME_OCCASION.search(clause, 0, m.start())
+                    or headed
                 ):
                     # round 14: of the one analyte named before it ("INR - ED note says 4.2")
-                    names = list(a.lab_name.finditer(clause, 0, m.start())) if a.lab_name is not None else []
                     key = a.lab_key[names[0].group("analyte").lower()] if len(names) == 1 else IMPLIED
                     add("lab_value", key, (float(m.group("value")), None), *m.span())
     weights = list(_WEIGHT.finditer(clause))
@@ -2755,7 +2773,15 @@ def _mentions(
     for m in a.allergy_present.finditer(clause):
         if any(s <= m.start() < e for s, e in absent) or _negated_before(clause, 0, m.start(), lexicon):
             continue
-        after = next((n for n in named if m.end() <= n.start() <= m.end() + 40), None)
+        # round 15: not an allergen the text rules out ("erythromycin I can't have, not penicillin")
+        after = next(
+            (
+                n
+                for n in named
+                if m.end() <= n.start() <= m.end() + 40 and not _NOT_RIGHT_BEFORE.search(clause, 0, n.start())
+            ),
+            None,
+        )
         add("allergy", _allergen_key(after, a) if after else "*", True, m.start(), (after or m).end())
         if after and _ONLY_AFTER.match(clause, after.end()):
             add("allergy", "*", ("only", _allergen_key(after, a)), m.start(), after.end())
@@ -2800,6 +2826,8 @@ def _mentions(
 
 # issue 22z: the words between an analyte and its value, when they are a few and name nothing else
 # ("Lab venous glucose taken at the same time 7.8 mmol/L", "gives her HbA1c as 48 mmol/mol")
+# round 15: an analyte's heading, a few words then a colon ("INR this AM: 2.1")
+_HEADING_GAP = regex.compile(r"[^\d:;.,]{0,25}:\s*", FLAGS)
 _ANALYTE_GAP = regex.compile(r"[^\d,;:()\[\]=]{1,50}", FLAGS)
 _ANALYTE_GAP_WORDS = 6
 
@@ -2998,6 +3026,11 @@ _CHANGE_DENIED = regex.compile(
     r"(?:\b(?:no|not|without|never)\b|\b(?:have|has|had|did|does|do|is|was|were)n'?t\b)(?:\s+[\w-]+){0,3}\s*$",
     FLAGS,
 )
+# round 15: a change not made ("dose increase not given", "titration withheld")
+_CHANGE_NOT_MADE = regex.compile(
+    r"\s*(?:[\w-]+\s+)?(?:not\s+(?:given|done|made|started|actioned|yet\s+made)|withheld|held|on\s+hold)\b",
+    FLAGS,
+)
 _OTHER_EVENT = regex.compile(r"\b(?:previous|prior|earlier|old|first|preceding|before\s+that)\b", FLAGS)
 
 
@@ -3029,6 +3062,7 @@ def _resolve_implied(
     not the neighbouring clause's (issue 22u)."""
     named = [m for m in mentions if m.attribute == "dose" and m.key != IMPLIED]
     drugs = [m for m in mentions if m.attribute in ("medication_status", "dose", "drug") and m.key != IMPLIED]
+    only_drug = {m.key for m in drugs}
     out = []
     for m in mentions:
         if m.attribute == "pregnancy_status" and m.key == IMPLIED:
@@ -3078,6 +3112,11 @@ def _resolve_implied(
             near = min(named, key=lambda n: (abs(n.clause - m.clause), n.clause > m.clause))
             if abs(near.clause - m.clause) <= 2 and near.clause != m.clause:
                 m = Mention(m.attribute, near.key, m.value, m.clause, m.start, m.end, True)
+        elif m.attribute == "dose" and m.key == IMPLIED and len(only_drug) == 1:
+            # round 15: a text about one drug, no dose of it named: each dose stated alone is that drug's,
+            # wherever it stands ("Methotrexate is recorded … as 15 mg once weekly. The repeat template …,
+            # enclosed with the referral, reads 20 mg once weekly")
+            m = Mention(m.attribute, next(iter(only_drug)), m.value, m.clause, m.start, m.end, False)
         out.append(m)
     return out
 
@@ -3236,9 +3275,12 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     def dated_apart(i: int, j: int) -> bool:
         """A calendar date in either clause dates an earlier record, unless the two clauses name one
         occasion: one date in both, or "the same sample / draw / date", "at the same time" (issue 22z)."""
-        if not (dated[i] or dated[j]) or flagged(_SAME_OCCASION, i) or flagged(_SAME_OCCASION, j):
+        # round 15: the date of the event the clause names is no record's ("right inguinal hernia repair
+        # (operation note, 2 May)")
+        first, second = (dated[k] and k not in event_dated for k in (i, j))
+        if not (first or second) or flagged(_SAME_OCCASION, i) or flagged(_SAME_OCCASION, j):
             return False
-        return not (dated[i] and dated[j] and _same_calendar_date(clause_text[i], clause_text[j]))
+        return not (first and second and _same_calendar_date(clause_text[i], clause_text[j]))
 
     def historic_for(attribute: str, i: int) -> bool:
         """The clause speaks of history; for a weight, a measurement of the last fortnight does not."""
@@ -3288,6 +3330,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         # round 13: nor a change asked about without its question mark ("…, does that change my dose")
         return any(
             not _CHANGE_DENIED.search(statement, 0, cue.start())
+            and not _CHANGE_NOT_MADE.match(statement, cue.end())
             and not _ASKED_BEFORE.search(statement, 0, cue.start())
             and not (cue.group().lower().startswith("plan") and _CONTINUE_WORD.search(statement))
             for cue in a.change.finditer(statement)
@@ -3322,6 +3365,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     occupied = frozenset(m.clause for m in found)  # the clauses that state something
     mentions = _resolve_implied(found, historic, occupied)
     mentions += _class_stops(clause_text, spans, mentions, a)
+    event_dated = frozenset(m.clause for m in mentions if m.attribute == "date" and not m.implied)
     pairs = []
     for x, m in enumerate(mentions):
         for n in mentions[x + 1 :]:
