@@ -141,6 +141,7 @@ BLIND_SHA256 = {
     "blind15": "90444a9934c7e91d074a1a525e945fea6df427474af2ebcb80511df6d6141aaf",
     "blind16": "60a16bf524e72f74da6c1d0506ef04c7cf0d42224401418e79c97a8e2f36b036",
     "blind17": "6233f50778aec3bdf355f6a8a8230bfb07a8fabf91d449dd8f13779fcad2adcc",
+    "blind18": "b53b257edef1789f0d190bf33924f3a7f8821446ef8438548c2309f6977891ff",
 }
 
 
@@ -195,6 +196,7 @@ BLIND_SPLITS = {
     "blind15": ("s", "BLIND15_FILE"),
     "blind16": ("u", "BLIND16_FILE"),
     "blind17": ("r", "BLIND17_FILE"),
+    "blind18": ("h", "BLIND18_FILE"),
 }
 
 
