@@ -1815,6 +1815,11 @@ _IT_AS = regex.compile(
     r"(?:down\s+)?as\s+(?:(?:in|on)\s+)?",
     FLAGS,
 )
+_SAYS_YEAR = regex.compile(
+    r"\b(?:says?|said|states?|stated|reads?|shows?|showed|records?|recorded)\s+(?:it\s+was\s+)?"
+    r"(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)",
+    FLAGS,
+)
 _REPORTING = regex.compile(rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it)\b", FLAGS)
 _BARE_NUMBER = regex.compile(
     r"(?<![\w./:])(?P<value>\d+(?:\.\d+)?)(?![\d.:/%]|(?:st|nd|rd|th)\b|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
@@ -1854,6 +1859,11 @@ _SIDE_ALONE = regex.compile(
 )
 # issue 22y: the ophthalmic abbreviations of a side, upper case ("dense cataract in the LE")
 _EYE_SIDE = regex.compile(r"\b(?-i:(?P<side>[LR])E)\b")
+# round 16: the eye in Latin, OD right and OS left, read where the text is about eyes (OD is also once daily)
+_EYE_LATIN = regex.compile(r"\b(?-i:(?P<side>OD|OS))\b")
+_EYE_CONTEXT = regex.compile(
+    r"\b(?:eyes?|cataract|biometry|ophthalm\w*|retina\w*|intraocular|iop|visual\s+acuity)\b", FLAGS
+)
 # issue 22u: the chart abbreviations of a side before a body part ("L knee", "R TKR", "Lt hip")
 SIDE_WORD = r"(?P<side>left|right|lt|rt|(?-i:L|R))"
 _SIDE_NAMES = {"l": "left", "lt": "left", "r": "right", "rt": "right"}
@@ -1911,6 +1921,13 @@ _IMPLIED_DOSE = regex.compile(
     r"(?<![\w.])(?P<amt>\d+(?:\.\d+)?)\s*(?P<unit>mg|mcg|micrograms?|µg|g|units?)\b(?!\s*/)", FLAGS
 )
 _WEIGHT_NEAR = regex.compile(r"\b(?:per\s+kg|/kg|kg)\b", FLAGS)
+# round 16: a strength said without its unit after taking or being on it ("the letter says i should be on 75",
+# "son adamant he takes 125"), at a clause's end or before a frequency; 10 or more (not a tablet count)
+_BARE_DOSE = regex.compile(
+    r"\b(?:be\s+on|takes?|taking|took)\s+(?P<amt>[1-9]\d{1,3}(?:\.\d+)?)"
+    r"(?=\s*(?:[,.;?!)]|$|\s+(?:so|but|and|which|not|instead|once|twice|daily|a\s+day|od|bd|tds|nocte|each|every)\b))",
+    FLAGS,
+)
 _MEDICINE_WORD = regex.compile(
     r"\b(?:tablets?|pills?|capsules?|doses?|puffs?|drops|injections?|medicines?|medications?|take it)\b",
     FLAGS,
@@ -1987,7 +2004,9 @@ _SEVERE_REACTION = regex.compile(
     FLAGS,
 )
 _MILD_REACTION = regex.compile(
+    # round 16: or itch alone ("reaction as itch only": opioid histamine release, not an allergy)
     r"\bmild\s+(?:\w+\s+)?(?:rash|itch\w*|hives|urticaria|reaction)\b|\bnausea\b|\b(?:gi|stomach|tummy)\s+upset\b"
+    r"|\bitch(?:ing|y)?\s+only\b|\bpruritus\b"
     r"|\bupset\s+stomach\b|\bintoleran(?:ce|t)\b|\bdiarrh?o?ea\b|\bside[\s-]+effects?\b",
     FLAGS,
 )
@@ -2214,7 +2233,9 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
                 regex.compile(
                     # issue 22y: or had none of it ("hasn't had any insulin for 2 wks")
                     # round 14: or "taking no anticoagulant"
+                    # round 16: or never started ("never been started on bone protection")
                     r"\b(?:not\s+on|no|never\s+on|not\s+taking|not\s+prescribed|(?:taking|on|receiving)\s+no"
+                    r"|never\s+(?:been\s+)?(?:started|put)\s+on"
                     r"|(?:has|have|had)(?:n'?t|\s+not)\s+(?:had|taken|been\s+(?:given|on)|received))"
                     r"\s+(?:any\s+)?(?:" + _alternation(drug_class.names).pattern + ")",
                     FLAGS,
@@ -2375,6 +2396,17 @@ def _calendar_value(match: regex.Match) -> frozenset[tuple[int | None, int | Non
     return frozenset({(month, int(day), int(year) if year else None)})
 
 
+_NUMERIC_DATE = regex.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{2,4})\b")
+
+
+def _swapped_numeric(first: str, second: str) -> bool:
+    """round 16: two numeric dates of one year with day and month swapped ("DOB on band 03/04/1951, EPR
+    04/03/1951"). Read both ways they agree, but one text writes both in one convention: two dates, the
+    mismatch an identity check exists to catch."""
+    a, b = _NUMERIC_DATE.search(first), _NUMERIC_DATE.search(second)
+    return bool(a and b) and a[3] == b[3] and a[1] != a[2] and (a[1], a[2]) == (b[2], b[1])  # type: ignore[index]
+
+
 _DAYS_EXACT = 7
 
 
@@ -2520,7 +2552,8 @@ _EMPTY_FIELD = regex.compile(r"[:\-–]\s*(?P<value>nil(?:\s+known)?|none(?:\s+k
 _HALF_BEFORE = regex.compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
 # issue 22w: the count after the strength ("amlodipine 10mg tablets, half a tablet daily")
 _HALF_AFTER = regex.compile(r"\s*,?\s*(?:take\s+)?(?:half|½)\s+(?:a\s+|of\s+a\s+)?(?:tablet|tab)\b", FLAGS)
-_COUNT_BEFORE = regex.compile(r"\b(?P<n>two|three|four|2|3|4)\s*(?:x\s*)?$", FLAGS)
+# round 16: or "2 of the 5mg" ("give her 2 of the 5mg prednisolone every morning")
+_COUNT_BEFORE = regex.compile(r"\b(?P<n>two|three|four|2|3|4)\s*(?:x\s*|(?P<of>of\s+(?:the\s+)?))?$", FLAGS)
 # issue 22u: the drug's name may sit between strength and form ("half a 10 mg amlodipine tablet")
 _UNIT_FORM_AFTER = regex.compile(r"\s*(?:[a-z][a-z-]+\s+)?(?:tablets?|tabs?|capsules?|caps?|pills?)\b", FLAGS)
 _COUNTS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
@@ -2531,8 +2564,9 @@ def _tablet_multiplier(clause: str, amount_start: int, unit_end: int) -> float:
     "two 5 mg tablets" 10 mg (the count must be followed by the tablet word)."""
     before = clause[max(0, amount_start - 20) : amount_start]
     form = _UNIT_FORM_AFTER.match(clause, unit_end)
-    if not form:
-        return 1.0
+    if not form:  # round 16: "2 of the 5mg" counts tablets without the tablet word
+        count = _COUNT_BEFORE.search(before)
+        return float(_COUNTS[count.group("n").lower()]) if count and count.group("of") else 1.0
     if _HALF_BEFORE.search(before) or _HALF_AFTER.match(clause, form.end()):
         return 0.5
     count = _COUNT_BEFORE.search(before)
@@ -2549,6 +2583,7 @@ def _mentions(
     blood_context: bool = False,
     weight_context: bool = False,
     allergy_context: bool = False,
+    eye_context: bool = False,
 ):
     start, end = span
     clause = text[start:end]
@@ -2583,6 +2618,10 @@ def _mentions(
             value, unit = value * _UNITS_MG[unit], "mg"
         frequency = _frequency(clause[amount.end() : amount.end() + 40])
         add("dose", IMPLIED, (round(value, 6), unit, frequency), amount.start(), amount.end())
+    if medicine_word and not drugs and not _IMPLIED_DOSE.search(clause):
+        for amount in _BARE_DOSE.finditer(clause):  # its unit that of the neighbouring clause's dose
+            frequency = _frequency(clause[amount.end() : amount.end() + 40])
+            add("dose", IMPLIED, (float(amount.group("amt")), None, frequency), *amount.span("amt"))
     if not dosed and not _IMPLIED_DOSE.search(clause):
         frequency_match = _FREQUENCY.search(clause)
         if frequency_match and medicine_word:
@@ -2708,6 +2747,8 @@ def _mentions(
             add("pregnancy_status", "pregnancy_status", "pregnant", *g.span())
     for s in _EYE_SIDE.finditer(clause):
         add("side", "eye", _SIDE_NAMES[s.group("side").lower()], *s.span())
+    for s in _EYE_LATIN.finditer(clause) if eye_context else ():
+        add("side", "eye", "right" if s.group("side") == "OD" else "left", *s.span())
     dated_event = False
     for name, pattern in a.date_attributes:
         for attr in pattern.finditer(clause):
@@ -2760,6 +2801,13 @@ def _mentions(
         date = _DATE_STATED.search(clause)  # "the cardiology letter says March 2021": the event nearby
         if date and not _DOCUMENT_DATE.search(clause, 0, date.start()):
             add("date", IMPLIED, _date_value(date), *date.span())
+        elif not date and (year := _SAYS_YEAR.search(clause)):  # round 16: "my vaccine card says 2022"
+            add(
+                "date",
+                IMPLIED,
+                frozenset({(None, None, int(year.group("year")), None, None)}),
+                *year.span("year"),
+            )
     absent = [m.span() for m in a.allergy_absent.finditer(clause)]
     if (
         allergy_context
@@ -2984,7 +3032,7 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
         (amount_m, unit_m, freq_m), (amount_n, unit_n, freq_n) = m.value, n.value  # type: ignore[misc]
         if amount_m is None or amount_n is None:  # a frequency stated without an amount
             return freq_m is not None and freq_n is not None and freq_m != freq_n
-        if unit_m != unit_n:
+        if unit_m != unit_n and None not in (unit_m, unit_n):  # round 16: a strength without its unit
             return False
         return amount_m != amount_n or (freq_m is not None and freq_n is not None and freq_m != freq_n)
     if m.attribute == "lab_value":
@@ -3352,7 +3400,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     blood_context = a.blood_cue is not None and a.blood_cue.search(text) is not None  # the text's topic
     weight_context = _WEIGHT_CONTEXT.search(text) is not None
     allergy_context = _ALLERGY_CONTEXT.search(text) is not None
-    contexts = (medicine_word, blood_context, weight_context, allergy_context)
+    eye_context = _EYE_CONTEXT.search(text) is not None
+    contexts = (medicine_word, blood_context, weight_context, allergy_context, eye_context)
     found = []
     for i, (s, _) in enumerate(spans):
         relative = _memo(
@@ -3374,7 +3423,9 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 if m.attribute == "lab_value"
                 else a.spec.weight_tolerance
             )
-            if not _conflicting(m, n, tolerance, a.spec.lab_units.get(m.key)):
+            if not _conflicting(m, n, tolerance, a.spec.lab_units.get(m.key)) and not (
+                m.attribute == "date" and _swapped_numeric(text[m.start : m.end], text[n.start : n.end])
+            ):
                 continue
             if m.key == "last_menstrual_period" and _one_cycle_apart(m.value, n.value):  # type: ignore[arg-type]
                 continue  # issue 22z round 12: the LMPs of two visits a menstrual cycle apart
