@@ -82,6 +82,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   Its misses were read for round 16 (issue 22z).
 - blind half 18 (``detector_heldout_blind18.yaml``, split ``blind18``, ids ``hc_``, issue 22z): as the
   seventeenth (``docs/blind_halves/author_spec_v18.md``), frozen before the round-16 work it judges.
+- blind half 19 (``detector_heldout_blind19.yaml``, split ``blind19``, ids ``ac_``, issue 22z): as the
+  eighteenth (``docs/blind_halves/author_spec_v19.md``), frozen before its one run on the shipped 2-G
+  detectors; no tuning round after it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -122,7 +125,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   Td/IPV, implants and joint replacements dated, a severe reaction "with" its drug, one allergen "only",
   pregnancy flags, a positive home test, a weight on named scales, "those match", a change asked about).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind18|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind19|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -177,6 +180,7 @@ BLIND15_FILE = HERE / "detector_heldout_blind15.yaml"
 BLIND16_FILE = HERE / "detector_heldout_blind16.yaml"
 BLIND17_FILE = HERE / "detector_heldout_blind17.yaml"
 BLIND18_FILE = HERE / "detector_heldout_blind18.yaml"
+BLIND19_FILE = HERE / "detector_heldout_blind19.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -198,6 +202,7 @@ Half = Literal[
     "blind16",
     "blind17",
     "blind18",
+    "blind19",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -221,6 +226,7 @@ SPLIT_PREFIX = {
     "blind16": "u",
     "blind17": "r",
     "blind18": "h",
+    "blind19": "a",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -243,6 +249,7 @@ HALF_TITLES = {
     "blind16": "blind half 16 (conflict only)",
     "blind17": "blind half 17 (conflict only)",
     "blind18": "blind half 18 (conflict only)",
+    "blind19": "blind half 19 (conflict only)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -142,6 +142,7 @@ BLIND_SHA256 = {
     "blind16": "60a16bf524e72f74da6c1d0506ef04c7cf0d42224401418e79c97a8e2f36b036",
     "blind17": "6233f50778aec3bdf355f6a8a8230bfb07a8fabf91d449dd8f13779fcad2adcc",
     "blind18": "b53b257edef1789f0d190bf33924f3a7f8821446ef8438548c2309f6977891ff",
+    "blind19": "7b31f057fee0aa39d8845e88da2940f13f23adae86966affd06d87217b664be9",
 }
 
 
@@ -197,6 +198,7 @@ BLIND_SPLITS = {
     "blind16": ("u", "BLIND16_FILE"),
     "blind17": ("r", "BLIND17_FILE"),
     "blind18": ("h", "BLIND18_FILE"),
+    "blind19": ("a", "BLIND19_FILE"),
 }
 
 
