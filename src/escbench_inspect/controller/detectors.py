@@ -1908,11 +1908,10 @@ _KG_PER = {"lb": 0.45359237, "pound": 0.45359237, "stone": 6.35029318, "st": 6.3
 # issue 22u: "X vs Y" sets two readings side by side as "but" does ("K+ 6.8 on the lab vs 4.1 on the gas")
 _CLAUSE_SPLIT = regex.compile(
     # issue 22z: "… given as 14 March in the discharge summary and as 21 March in the operation note"
-    # round 14: an arrow between two sources' entries ("40mg OD on transfer letter ↔ MAR … 20mg"), and
-    # a second "and as" before a value in capitals ("recorded as O RhD negative by … and as B RhD
-    # positive in …")
+    # round 14: an arrow between two sources' entries ("40mg OD on transfer letter ↔ MAR … 20mg"); a second
+    # "and as" before any other value is cut where both parts name a source (`_COMMA`, round 15)
     r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while|vs\.?|versus|↔|<->|<>)\s+"
-    r"|\s+and\s+(?=as\s+(?:\d|(?-i:(?!I\b)[A-Z][A-Za-z+-]{0,3}\b)))",
+    r"|\s+and\s+(?=as\s+\d)",
     FLAGS,
 )
 _STATUS_WINDOW_WORDS = 3
@@ -2075,13 +2074,14 @@ _AMONG_BEFORE = regex.compile(
 # "sign-out says continue home dose"; round 14: "still on active GP repeat", "taken off his list")
 _REGIMEN_OBJECT = regex.compile(
     r"(?:\s+(?:(?:the|his|her|their|my|its|an?|active|current|regular|gp|hospital|home|own|repeat|usual|same)"
-    r"\s+){0,3})?\s*(?:\w+\s+)?(?:repeat\s+)?(?:repeats?|lists?|prescriptions?|scripts?|meds?|medications?"
+    r"\s+){0,3})?\s*(?:(?!(?:no|not|none|without|any)\b)\w+\s+)?(?:repeat\s+)?(?:repeats?|lists?|prescriptions?|scripts?|meds?|medications?"
     r"|medicines|regimen|prophylaxis|anticoagulation|anticoagulant|supply|supplies|dose|doses|tablets?|tabs|pills"
     r"|injections?|mar|chart|profile)\b",
     FLAGS,
 )
 _OTHER_BEFORE = regex.compile(r"\b(?:other|further|additional|new)\s+$", FLAGS)
-_PRONOUN_BEFORE = regex.compile(r"\b(?:it|them)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
+# round 16: or "its still in her dosette box" (it is)
+_PRONOUN_BEFORE = regex.compile(r"\b(?:it|them|it'?s)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
 # issue 22z: and a negative auxiliary ("they havent been giving it")
 _NEGATED_ACTIVITY = regex.compile(
     rf"\b(?:no|not|never|isn'?t|aren'?t|{_NEGATIVE_AUXILIARIES})\s+(?:\w+\s+){{0,1}}$", FLAGS
@@ -2237,7 +2237,7 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
                     r"\b(?:not\s+on|no|never\s+on|not\s+taking|not\s+prescribed|(?:taking|on|receiving)\s+no"
                     r"|never\s+(?:been\s+)?(?:started|put)\s+on"
                     r"|(?:has|have|had)(?:n'?t|\s+not)\s+(?:had|taken|been\s+(?:given|on)|received))"
-                    r"\s+(?:any\s+)?(?:" + _alternation(drug_class.names).pattern + ")",
+                    r"\s+(?:any\s+|an?\s+)?(?:" + _alternation(drug_class.names).pattern + ")",
                     FLAGS,
                 ),
                 frozenset(m.lower() for m in drug_class.members),
@@ -3265,7 +3265,11 @@ def _generic_mentions(clause: str, a: CompiledAttributes) -> list[Mention]:
     dates = [d for d in _DATE_EVENT.finditer(clause) if not _DOCUMENT_DATE.search(clause, 0, d.start())]
     if len(dates) == 1 and _STATES.search(clause) and not _GENERIC_DATE_HISTORY.search(clause):
         out.append(Mention("typed_date", "*", _date_value(dates[0]), *span))
-    signs = {m.group("sign")[:3].lower() for m in _RH_SIGN.finditer(clause)}
+    signs = {  # round 16: not a population a guideline speaks of ("Rh-negative patients are flagged")
+        m.group("sign")[:3].lower()
+        for m in _RH_SIGN.finditer(clause)
+        if not _POPULATION_AFTER.match(clause, m.end())
+    }
     if len(signs) == 1:
         out.append(Mention("typed_rh", "*", signs.pop(), *span))
     return out

@@ -124,6 +124,12 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "given daily", "has it marked", a status stated alone, "FULL", a result "as" its value, ABO and T&S,
   Td/IPV, implants and joint replacements dated, a severe reaction "with" its drug, one allergen "only",
   pregnancy flags, a positive home test, a weight on named scales, "those match", a change asked about).
+- development half 14 (``detector_heldout_dev14.yaml``, split ``dev``, issue 22z rounds 14-16): the conflict
+  mechanisms the fourteenth, sixteenth and seventeenth blind halves' misses showed (entries split at an arrow
+  or a second "and as", a change before a semicolon, agreement and resolution wording, a regimen's status
+  without its drug, a drug among or not on a list, drug classes, an allergy field blank, a reaction a drug
+  caused, the ceiling of treatment, RhD and analyte headings, a year a source gives, a weekday's day, the
+  minus sign, swapped numeric dates, OD/OS, itch alone, a strength without its unit).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind19|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -163,6 +169,7 @@ DEV10_FILE = HERE / "detector_heldout_dev10.yaml"
 DEV11_FILE = HERE / "detector_heldout_dev11.yaml"
 DEV12_FILE = HERE / "detector_heldout_dev12.yaml"
 DEV13_FILE = HERE / "detector_heldout_dev13.yaml"
+DEV14_FILE = HERE / "detector_heldout_dev14.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -420,6 +427,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV11_FILE).items,
         *load_heldout(DEV12_FILE).items,
         *load_heldout(DEV13_FILE).items,
+        *load_heldout(DEV14_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -70,7 +70,7 @@ def test_bad_entry_is_named(tmp_path: Path, old: str, new: str, message: str) ->
 # v5 0.68/0.07, 0.85/0.05, 0.92/0.13 (round 6); v6 0.67/0.07, 0.80/0.17, 0.90/0.14 and v7 0.74/0.04,
 # 0.88/0.07, 0.91/0.14 (round 7); v8 C 0.75/0.16 (round 7 with the generic typed-value reading).
 FLOORS = {
-    # dev (dev1-dev13 and the paraphrase set): C 342/342 / 0/211, M 143/144 / 2/68 (two dev2 near misses
+    # dev (dev1-dev14 and the paraphrase set): C 381/381 / 0/266, M 143/144 / 2/68 (two dev2 near misses
     # written under the exhaustive reading of the needed lists), H 250/251 / 0/95
     "dev": {"conflict": (1.00, 0.00), "missing": (0.99, 0.04), "high_risk": (0.99, 0.00)},
     "test": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
@@ -116,12 +116,21 @@ FLOORS = {
     # blind v13: its one untouched run on round 12, C 67/88 = 0.76 / 2/65 = 0.03 (round 11: 64/88 / 5/65;
     # 2-D: 57/88 / 11/65); since read for round 13: C 85/88 / 0/65
     "blind13": {"conflict": (0.96, 0.00)},
-    # blind v14 (untouched): its one run on round 13, C 69/88 = 0.78 / 6/66 = 0.09 (round 12 the same;
-    # round 11: 66/88 / 6/66) -- the newest figure to quote; below the goal
-    "blind14": {"conflict": (0.78, 0.10)},
+    # blind v14: its one untouched run on round 13, C 69/88 = 0.78 / 6/66 = 0.09 (round 12 the same; round
+    # 11: 66/88 / 6/66); since read for round 14: C 88/88 / 0/66
+    "blind14": {"conflict": (1.00, 0.00)},
     # blind v15 (untouched, H and M only): its one run on 2-F, M 63/74 = 0.85 / 0/59, H 72/84 = 0.86 /
     # 2/72 = 0.03 (2-D: M 63/74 / 3/59, H the same) -- the figures to quote for M and H; goal met
     "blind15": {"missing": (0.85, 0.00), "high_risk": (0.85, 0.03)},
+    # blind v16: its one untouched run on round 14, C 64/88 = 0.73 / 4/66 = 0.06 (2-F: 62/88 / 4/66); since
+    # read for round 15: C 87/88 / 0/66
+    "blind16": {"conflict": (0.98, 0.00)},
+    # blind v17: its one untouched run on round 15, C 70/88 = 0.795 / 7/66 = 0.11 (round 14 the same; 2-F:
+    # 69/88 / 7/66); since read for round 16: C 85/88 / 1/66
+    "blind17": {"conflict": (0.96, 0.02)},
+    # blind v18: its one untouched run on round 16, C 75/88 = 0.85 / 6/66 = 0.09 (round 15: 74/88 / 7/66; 2-F:
+    # 71/88 / 9/66); opened, not read or tuned on
+    "blind18": {"conflict": (0.85, 0.10)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
