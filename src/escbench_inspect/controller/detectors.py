@@ -1732,7 +1732,7 @@ _DATE_COARSE = regex.compile(
     r"|(?<![\d/.:]|\bpain\s|\bscore\s|\bgcs\s)\b(?P<dd>[0-3]\d)/(?P<mm>[01]\d)\b"
     r"(?![/.:]?\d|\s*(?:old|months?|mo\b|pain|score))"
     # round 14: or in one digit each after a weekday ("pt says Sat 3/6, ambulance sheet Thurs 1/6")
-    r"|(?<=\b(?-i:Mon|Tues?|Wed|Weds|Thu|Thurs|Fri|Sat|Sun)\.?\s)(?P<dd>[0-3]?\d)/(?P<mm>[01]?\d)\b(?![/.:]?\d|\s*%)",
+    r"|\b(?-i:Mon|Tues?|Wed|Weds|Thu|Thurs|Fri|Sat|Sun)\.?\s(?P<dd>[0-3]?\d)/(?P<mm>[01]?\d)\b(?![/.:]?\d|\s*%)",
     FLAGS,
 )
 # issue 22u: a weekly dose's day ("take on FRIDAY" vs "says Monday") and a date relative to today
@@ -1769,7 +1769,7 @@ _DAY_ALONE = (
     r"|\bthe\s+(?P<d7>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)\b"
     r"(?=\s*(?:[,.;:)!?]|$)|\s+(?:but|and|or|not|at|so|when|which|per|according|instead)\b)"
     # round 15: or after its weekday ("fell Thurs 7th", "went down Mon 4th")
-    r"|(?<=\b(?i:mon|tues?|wed|weds|thu|thurs|fri|sat|sun)(?i:day)?\.?\s)(?P<d7>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)\b"
+    r"|\b(?i:mon|tues?|wed|weds|thu|thurs|fri|sat|sun)(?i:day)?\.?\s(?P<d7>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)\b"
 )
 _DATE_STATED = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _MONTH_ALONE + _DAY_ALONE, FLAGS)
 _DATE_EVENT = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _RELATIVE + _MONTH_ALONE + _DAY_ALONE, FLAGS)

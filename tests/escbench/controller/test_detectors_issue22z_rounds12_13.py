@@ -126,7 +126,7 @@ LEXICON_ENTRIES = [
     ("dc12_bisphosphonate", '"ibandronic acid", ibandronate,', ""),
     ("dc12_states_stopped", '"dispensed", "supplied",', '"dispensed",'),
     ("dc12_em_dash_allergy", '"none known", "nil known",', ""),
-    ("dc12_sorted_n1", r"\\bsorted\\b(?!", r"\\bzzsorted\\b(?!"),
+    ("dc12_sorted_n1", r"\\bsorted\\b(?<!\\b(?:nobody", r"\\bzzsorted\\b(?<!\\b(?:nobody"),
     ("dc12_error_corrected_n1", r'"re:\\bin\\s+error\\b[^.\\n]{0,30}?', r'"re:\\bzz\\b[^.\\n]{0,30}?'),
     ("dc12_predates_n1", r'"re:\\bpre-?dat(?:es|ed|e)\\b"', r'"re:\\bzz\\b"'),
     # round 13

@@ -192,7 +192,7 @@ LEXICON_ENTRIES = [
         '"after (diuresis|offloading|paracentesis|drainage|iv diuretics|diuretics)",',
         "",
     ),
-    ("dc16_clarified_n1", "attributes.yaml", r"\\bclarified\\s*[-–:]", r"\\bzzclarified\\s*[-–:]"),
+    ("dc16_clarified_n1", "attributes.yaml", r'"re:\\bclarified(?<!', r'"re:\\bzzclarified(?<!'),
     (
         "dc16_does_not_n1",
         "attributes.yaml",
