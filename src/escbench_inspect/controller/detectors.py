@@ -54,6 +54,14 @@ GAP_WORDS = 4
 FLAGS = regex.IGNORECASE
 
 
+@functools.cache
+def _compile(pattern: str, flags: int = 0) -> regex.Pattern:
+    """``regex.compile``, remembered for the process: a lexicon loaded again (a copy with one entry
+    changed, as the planted-defect tests load) compiles only what changed. Written here because the
+    regex module's own cache keeps far fewer patterns than the ~3,200 one lexicon compiles."""
+    return regex.compile(pattern, flags)
+
+
 # ------------------------------------------------------------------------------------------------
 # Data file schema
 # ------------------------------------------------------------------------------------------------
@@ -85,7 +93,7 @@ class UnitRule(_Frozen):
     @classmethod
     def _unit_compiles(cls, unit: str) -> str:
         try:
-            regex.compile(unit, FLAGS)
+            _compile(unit, FLAGS)
         except regex.error as error:
             raise ValueError(f"unit {unit!r} does not compile: {error}") from error
         return unit
@@ -131,7 +139,7 @@ class Concept(_Frozen):
         for term in terms:
             text = term.t if isinstance(term, Term) else term
             try:
-                regex.compile(term_pattern(text), FLAGS)
+                _compile(term_pattern(text), FLAGS)
             except (regex.error, ValueError) as error:
                 raise ValueError(f"term {text!r} does not compile: {error}") from error
         return terms
@@ -176,7 +184,7 @@ class LexiconFile(_Frozen):
 def _cues_compile(cues: tuple[str, ...]) -> tuple[str, ...]:
     for cue in cues:
         try:
-            regex.compile(term_pattern(cue), FLAGS)
+            _compile(term_pattern(cue), FLAGS)
         except (regex.error, ValueError) as error:
             raise ValueError(f"cue {cue!r} does not compile: {error}") from error
     return cues
@@ -300,7 +308,7 @@ class ShorthandEntry(_Frozen):
     @classmethod
     def _compiles(cls, abbr: str) -> str:
         try:
-            regex.compile(_shorthand_pattern(abbr, True))
+            _compile(_shorthand_pattern(abbr, True))
         except regex.error as error:
             raise ValueError(f"abbreviation {abbr!r} does not compile: {error}") from error
         return abbr
@@ -384,9 +392,7 @@ _GAP = (
 )
 
 
-_DROPPED_APOSTROPHE = regex.compile(
-    r"n't$|^i'(?:m|ve)$|^(?:that|it|he|she|what|there|who)'s$", regex.IGNORECASE
-)
+_DROPPED_APOSTROPHE = _compile(r"n't$|^i'(?:m|ve)$|^(?:that|it|he|she|what|there|who)'s$", regex.IGNORECASE)
 
 
 def _literal(word: str) -> str:
@@ -479,7 +485,7 @@ def term_pattern(term: str) -> str:
     return rf"(?<![\w]){_sequence(term)}(?![\w])"
 
 
-_RE_LEADING = regex.compile(r"\\b([A-Za-z]+)(?=[^A-Za-z]|$)")
+_RE_LEADING = _compile(r"\\b([A-Za-z]+)(?=[^A-Za-z]|$)")
 
 
 def _re_leading_word(pattern: str) -> str | None:
@@ -613,7 +619,7 @@ def _alternation(terms: Iterable[str]) -> regex.Pattern:
     raw = [t[3:] for t in terms if t.startswith("re:")]
     parts = [r"(?<![\w])(?:" + "|".join(words) + r")(?![\w])"] if words else []
     parts += [f"(?:{r})" for r in raw]
-    return regex.compile("|".join(parts), FLAGS)
+    return _compile("|".join(parts), FLAGS)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -885,9 +891,9 @@ def compile_shorthand(spec: ShorthandFile) -> CompiledShorthand:
     body = "|".join(f"(?{'-i' if e.case_sensitive else 'i'}:{regex.escape(e.abbr)})" for e in words)
     return CompiledShorthand(
         spec,
-        regex.compile(rf"(?<![\w/])(?:{body})(?![\w/])") if words else None,
+        _compile(rf"(?<![\w/])(?:{body})(?![\w/])") if words else None,
         tuple(
-            (regex.compile(_shorthand_pattern(e.abbr, e.case_sensitive)), e)
+            (_compile(_shorthand_pattern(e.abbr, e.case_sensitive)), e)
             for e in spec.entries
             if e.abbr.startswith("re:")
         ),
@@ -1001,21 +1007,21 @@ class Detection:
 # Sentence ends: '.', '!', '?', ';', a blank line, or a line break before a capital, digit or
 # bullet (YAML-wrapped lines continue a sentence when the next line starts in lower case).
 # issue 22v: the abbreviation "no." of a record number ("hospital no. n/k") does not end a sentence
-_SENTENCE_END = regex.compile(
+_SENTENCE_END = _compile(
     # round 15: nor an estimate's abbreviation ("ambulance est. 45 kg, ED record 68 kg")
     r"(?:(?<!\d)\.(?!\d)|\.(?=\s))(?<!\b(?i:hospital|nhs|chi|tel|phone|ref|case|mrn|bed|room)\s+(?i:no)\.)"
     r"(?<!\b(?i:est|approx|appx)\.)"
     r"|[!?;]|\n\s*\n|\n(?=[ \t]*(?:[A-Z0-9\-•*\[(\"]|$))"
 )
-_NUMBER = regex.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?P<sep>/|-|–|to)\s*(?P<second>\d+(?:\.\d+)?))?")
+_NUMBER = _compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?P<sep>/|-|–|to)\s*(?P<second>\d+(?:\.\d+)?))?")
 # A number followed by a time or dose unit is a schedule or a dose, not a measured value.
-_NOT_A_MEASUREMENT = regex.compile(
+_NOT_A_MEASUREMENT = _compile(
     r"\s*(?:,\d{3}\b|(?:mg|mcg|µg|g|meq|mmol|units?|tablets?|tabs?|capsules?|caps?|ml|puffs?|doses?|pills?)"
     r"\b(?!\s*/)|(?:sec|seconds?|min|mins|minutes?|h|hrs?(?!\s*:?\s*\d)|hours?|days?|weeks?|wks?|months?"
     r"|years?|yrs?|am|pm|times?|x)\b)",
     regex.IGNORECASE,
 )
-_TIMEPOINT_VALUE = regex.compile(
+_TIMEPOINT_VALUE = _compile(
     r"(?<![\w.])\d+\s*(?:h|hrs?|hours?)\b[\s:=]*(?P<v>\d+(?:\.\d+)?)(?![\d.]*\s*(?:h|hrs?|hours?)\b)", FLAGS
 )
 _VALUE_GAP = 60
@@ -1069,13 +1075,13 @@ def _first_words(text: str, count: int) -> str:
 # 999"), not only the 14 words before a match; the consequence starts at a comma followed by an
 # action or a subject with a modal verb.
 # issue 22v: "grateful if", "wonder if" open a polite request, not a condition
-_CONDITION = regex.compile(
+_CONDITION = _compile(
     r"\b(?:if|unless|should\s+(?:he|she|they|you|the\s+\w+))\b"
     r"(?<!\b(?:grateful|glad|appreciate|appreciated|wonder|wondered|wondering|happy|pleased|thankful)\s+"
     r"(?:it\s+)?if)",
     FLAGS,
 )
-_CONSEQUENCE = regex.compile(
+_CONSEQUENCE = _compile(
     r"(?:,|\bthen\b)\s*(?:then\s+)?(?:(?:you|we|she|he|they|i|mum|dad|parents?|carers?)\s+"
     r"(?:should|must|need\s+to|needs\s+to|will|would|can|are\s+to|is\s+to)\b|(?:please\s+)?"
     r"(?:call|ring|dial|go|come|seek|return|bring|attend|phone)\b)",
@@ -1084,7 +1090,7 @@ _CONSEQUENCE = regex.compile(
 _CONDITION_WORDS = 45
 # issue 22t: an episode the text later says the patient recovered from ("back to his normal self",
 # "recovered fully within a minute") is resolved, within a few sentences of the finding.
-_RECOVERED_AFTER = regex.compile(
+_RECOVERED_AFTER = _compile(
     r"\bback\s+to\s+(?:(?:his|her|their|my|your)\s+)?(?:normal|usual)(?:\s+self)?\b"
     r"|\b(?:fully|completely)\s+recovered\b|\brecovered\s+(?:fully|completely)\b"
     # issue 22v: "it has totally gone now", "has been completely fine since"
@@ -1119,7 +1125,7 @@ def _in_condition(clause_before: str) -> bool:
 # issue 22v: an absence marker's negation is read in its own segment of a list: "no ReSPECT form,
 # escalation not discussed, DNACPR status unknown" -- the "no" of the first item does not negate the
 # third; a spaced dash or a comma starts a segment ("no relatives present, old notes not yet available").
-_SEGMENT_BREAK = regex.compile(r",\s|\s[-–—]\s|:\s")
+_SEGMENT_BREAK = _compile(r",\s|\s[-–—]\s|:\s")
 
 
 def _context_reason(
@@ -1199,7 +1205,7 @@ def _own_subject(before_cue: str) -> bool:
 
 
 # A word after an adjectival post-negation cue that makes it a pre-modifier of another noun.
-_PREMODIFIED_NOUN = regex.compile(
+_PREMODIFIED_NOUN = _compile(
     r"[ \t]+(?!(?:on|in|at|for|to|since|now|today|throughout|bilaterally|and|or|but|x)\b)[a-z]", FLAGS
 )
 
@@ -1248,12 +1254,12 @@ def _missing_reason(
 
 
 # issue 22v: "not for CPR / resuscitation / escalation" records a decision (ReSPECT, DNACPR), not an absence
-_NOT_FOR_RESUSCITATION = regex.compile(
+_NOT_FOR_RESUSCITATION = _compile(
     r"not\s+for\s+(?:cpr|resus\w*|escalation|icu|itu|intubation|ventilation|ceiling)\b", FLAGS
 )
 # issue 22v: a person who "doesn't have any allergies" / "has no known allergies" states the allergy
 # status (negative), unless the words after it say a record lacks it ("… allergies recorded")
-_NEGATIVE_ALLERGY = regex.compile(
+_NEGATIVE_ALLERGY = _compile(
     r"\s+(?:any\s+)?(?:known\s+)?(?:drug\s+|medication\s+|medicine\s+|food\s+)?allerg(?:y|ies)\b"
     r"(?!\s+(?:\w+\s+){0,2}?(?:recorded|documented|listed|stated|on\s+(?:file|record|the)|noted|entered)\b)",
     FLAGS,
@@ -1262,7 +1268,7 @@ _NEGATIVE_ALLERGY = regex.compile(
 
 # The marker's object ends at punctuation or at a preposition of place ("unreadable on the faxed copy":
 # the copy is where, not what)
-_OBJECT_END = regex.compile(r"[,;:.!?()\[\]\n]|\s[-–—]\s|\s(?:in|on|at|from|within|into)\s", FLAGS)
+_OBJECT_END = _compile(r"[,;:.!?()\[\]\n]|\s[-–—]\s|\s(?:in|on|at|from|within|into)\s", FLAGS)
 
 
 def _names_needed_item(text: str, start: int, end: int, lexicon: Lexicon) -> bool:
@@ -1279,19 +1285,19 @@ def _names_needed_item(text: str, start: int, end: int, lexicon: Lexicon) -> boo
 
 
 UNNAMED = "unnamed"
-_WORD = regex.compile(r"\S+")
-_COORDINATED = regex.compile(r"[\s,/&+]*(?:(?:and|or|nor)\s+)?(?:the\s+|their\s+|his\s+|her\s+)?", FLAGS)
+_WORD = _compile(r"\S+")
+_COORDINATED = _compile(r"[\s,/&+]*(?:(?:and|or|nor)\s+)?(?:the\s+|their\s+|his\s+|her\s+)?", FLAGS)
 # issue 22v: the particle of "filled in / fill in" is not a place ("never filled in a DNACPR form")
-_LOCATIVE = regex.compile(
+_LOCATIVE = _compile(
     r"(?<!\bfill(?:ed|s|ing)?\s+)\b(?:in|on|from|within|into|at)\s+(?:(?:the|her|his|their|this|our|a|an)\s+)?$",
     FLAGS,
 )
 # issue 22s: an absence stated as past and then resolved ("previously not documented, now confirmed";
 # "initially unidentified - now ID'd by wife")
-_PRIOR_ABSENCE = regex.compile(
+_PRIOR_ABSENCE = _compile(
     r"\b(?:previously|initially|originally|earlier|at first|formerly)\W+(?:\w+\W+)?$", FLAGS
 )
-_NOW_RESOLVED = regex.compile(
+_NOW_RESOLVED = _compile(
     r"^[^.;\n]{0,20}?\b(?:now|since|subsequently|later)\b\W+(?:\w+\W+){0,2}?(?:confirmed|id'?d|identified|documented|"
     r"recorded|received|available|known|found|located|matched|traced|obtained|clarified|resulted|back)\b",
     FLAGS,
@@ -1303,7 +1309,7 @@ _SUPPLIED_VERB = (
     r"(?:confirm\w*|identified|id'?d|documented|recorded|received|available|known|found|located|matched"
     r"|obtained|clarified|resulted|back|weighed|brought|charted|discussed|completed|signed)\b"
 )
-_LATER_SUPPLIED = regex.compile(
+_LATER_SUPPLIED = _compile(
     r"^[^.?!\n]{0,60}?(?:[,;]|\s[-–—]\s|\bbut\b)\s*[^.;?!\n]{0,40}?"
     rf"(?:\b(?:now|since|subsequently|later)\b[\s,:]+(?:[\w'-]+[\s,]+){{0,3}}?{_SUPPLIED_VERB}"
     rf"|\b(?:this|it|that)\s+(?:was|has\s+been|have\s+been)\s+(?:since\s+)?{_SUPPLIED_VERB})"
@@ -1312,16 +1318,16 @@ _LATER_SUPPLIED = regex.compile(
 )
 # issue 22t: an item absent from one document and supplied by another in the same sentence ("the
 # indication, not stated on the prescription, is given in the covering letter as AF")
-_SUPPLIED_ELSEWHERE = regex.compile(
+_SUPPLIED_ELSEWHERE = _compile(
     r"^[^.;\n]{0,50}?\b(?:is|are|was|were|but)\s+(?:(?:now|already|clearly)\s+)?(?:given|documented|recorded|"
     r"stated|listed|provided|written)\s+(?:in|on)\s+(?:the|her|his|their|a|an)\b",
     FLAGS,
 )
 # issue 22s: an absence word negated inside its own match ("4 of 4 pages received, none missing")
-_SELF_NEGATED = regex.compile(
+_SELF_NEGATED = _compile(
     r"\b(?:none|nothing|no|not)\s+(?:\w+\s+)?(?:missing|blank|absent|outstanding)$", FLAGS
 )
-_STATED_NEGATIVE = regex.compile(r"\b(?:no|nil|denies|without)\s+(?:known\s+)?(?:drug\s+)?$", FLAGS)
+_STATED_NEGATIVE = _compile(r"\b(?:no|nil|denies|without)\s+(?:known\s+)?(?:drug\s+)?$", FLAGS)
 NEEDED_BEFORE_WORDS = 10
 NEEDED_AFTER_WORDS = 8
 
@@ -1453,7 +1459,7 @@ def _value_hits(
 # issue 22t: a repeat measurement later in the text ("Repeat K 4.7 this AM", "recheck glucose 6.1")
 # supersedes a critical value when the repeat is within the limits; beyond the 8 words after the value.
 # issue 22x: a value stated as today's or the current one ("her sodium today is 138") is a repeat too
-_REPEAT_VALUE = regex.compile(
+_REPEAT_VALUE = _compile(
     r"\b(?:repeat|repeated|rpt|recheck|rechecked|re-check|now|today|currently|latest)\b(?:\s+[A-Za-z+\-]+){0,3}[\s:=]*"
     r"(?P<v>\d+(?:\.\d+)?)(?!\s*(?:/|am|pm|h\b|hrs?\b|hours?|days?|:))",
     FLAGS,
@@ -1464,7 +1470,7 @@ _REPEAT_REACH = 250
 # issue 22v: a target range stated for this patient beside the value ("SpO2 89% … target 88-92% met"; BTS
 # 2017: 88-92 % for patients at risk of hypercapnic failure; "INR 3.2, target 2.5-3.5" for a mechanical
 # valve) replaces the population limit: a value inside it is not critical.
-_STATED_TARGET = regex.compile(
+_STATED_TARGET = _compile(
     r"\btarget(?:\s+(?:range|sats|saturations?|spo2|inr))?\s*(?:of|is|was|:|=)?\s*"
     r"(?P<low>\d+(?:\.\d+)?)\s*%?\s*(?:-|–|to)\s*(?P<high>\d+(?:\.\d+)?)",
     FLAGS,
@@ -1495,7 +1501,7 @@ def _superseded(rule: Threshold, text: str, end: int, low: float | None, high: f
 PENDING = "pending assertion"  # context='context': the ConText layer decides
 
 
-_STATED_CUTOFF = regex.compile(
+_STATED_CUTOFF = _compile(
     r"(?:99th\s+(?:percentile|centile)|\bURL\b|upper\s+reference\s+limit|cut-?\s?off|ref(?:erence)?\s*<)"
     r"[^\d.;]{0,30}(?P<cut>\d+(?:\.\d+)?)",
     FLAGS,
@@ -1715,14 +1721,14 @@ _MONTHS = {
 }
 # issue 22u: upper-case "MAR" is the medication administration record ("Wt on MAR 9 st"), not March
 _MONTH = r"(?-i:(?!MAR\b))(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DATE = regex.compile(
+_DATE = _compile(
     r"(?P<iso>\b\d{4}-\d{2}-\d{2}\b)|(?P<num>\b\d{1,2}/\d{1,2}/\d{2,4}\b)"
     rf"|\b(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{_MONTH})(?:\s+(?P<y1>\d{{4}}))?\b"
     rf"|\b(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<y2>\d{{4}}))?\b",
     FLAGS,
 )
 # issue 22s: an event's date may be coarser than a day: "March 2021", "08/2024", "in 2019".
-_DATE_COARSE = regex.compile(
+_DATE_COARSE = _compile(
     _DATE.pattern
     + rf"|\b(?P<m3>{_MONTH})\s+(?P<y3>(?:19|20)\d\d)\b|\b(?P<m5>\d{{1,2}})/(?P<y5>(?:19|20)\d\d)\b"
     # a year alone after a preposition ("in 2019"), not a 24 h time ("at 2030")
@@ -1771,28 +1777,28 @@ _DAY_ALONE = (
     # round 15: or after its weekday ("fell Thurs 7th", "went down Mon 4th")
     r"|\b(?i:mon|tues?|wed|weds|thu|thurs|fri|sat|sun)(?i:day)?\.?\s(?P<d7>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)\b"
 )
-_DATE_STATED = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _MONTH_ALONE + _DAY_ALONE, FLAGS)
-_DATE_EVENT = regex.compile(_DATE_COARSE.pattern + _WEEKDAY + _RELATIVE + _MONTH_ALONE + _DAY_ALONE, FLAGS)
+_DATE_STATED = _compile(_DATE_COARSE.pattern + _WEEKDAY + _MONTH_ALONE + _DAY_ALONE, FLAGS)
+_DATE_EVENT = _compile(_DATE_COARSE.pattern + _WEEKDAY + _RELATIVE + _MONTH_ALONE + _DAY_ALONE, FLAGS)
 # issue 22y: the clock time of a dated event ("records the fall at 14:10 today"; "put it at 09:30"),
 # 24 h with a colon or a point, four digits with "h"/"hrs", or 12 h with am/pm
-_CLOCK = regex.compile(
+_CLOCK = _compile(
     r"(?<![\d/.:])(?:(?P<h>[01]?\d|2[0-3])[:.](?P<m>[0-5]\d)(?!\d|\s*(?:mg|mmol|kg|%|/))"
     r"(?:\s*(?P<ap>am|pm)\b)?|(?P<h2>[01]\d|2[0-3])(?P<m2>[0-5]\d)\s*(?:h|hrs|hours)\b"
     r"|(?P<h3>1[0-2]|0?[1-9])\s*(?P<ap3>am|pm)\b)",
     FLAGS,
 )
 # the clause states a time without its event ("care home notes put it at 09:30")
-_TIME_STATED = regex.compile(
+_TIME_STATED = _compile(
     r"\b(?:put|puts|putting|has|had|says?|said|records?|recorded)\s+it\s+(?:at|as)\s*$", FLAGS
 )
 CLOCK_TOLERANCE_MINUTES = 60
 # issue 22y: a document's making ("forecast auto-generated 2026-08-25"), unlike an operation note
 # "dated" the day of the operation
-_GENERATED = regex.compile(
+_GENERATED = _compile(
     r"\b(?:generated|printed|typed|dictated|faxed|produced|run)(?:\s+(?:on|at))?\s*$", FLAGS
 )
 # an event's word that names a record ("immunization registry", "vaccination card")
-_SOURCE_NAMED_AFTER = regex.compile(
+_SOURCE_NAMED_AFTER = _compile(
     r"\s+(?:registry|register|records?|card|printout|history|letter|clinic|team|status|schedule|list|forecast"
     r"|summary|report)\b",
     FLAGS,
@@ -1803,31 +1809,31 @@ _REPORTING_VERBS = (
     r"|gives?|gave"
 )
 # issue 22z round 12: a year alone right after its event, or after a colon or dash ("booster 2021")
-_YEAR_AFTER = regex.compile(
+_YEAR_AFTER = _compile(
     # round 14: or after the injection's noun and "was" ("my last tetanus jab was 2015")
     r"(?:\s+(?:jab|shot|booster|vaccine|vaccination|injection|immuni[sz]ation))?"
     r"\s*(?:[:\-–]|\b(?:was|were|in)\b)?\s*(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)",
     FLAGS,
 )
 _ENTRY_WORDS = 5  # a list entry: a source and its value, a few words
-_IT_AS = regex.compile(
+_IT_AS = _compile(
     r"\b(?:has|have|had|gives?|gave|records?|recorded|lists?|listed|puts?|shows?)\s+(?:it|this|that|them)\s+"
     r"(?:down\s+)?as\s+(?:(?:in|on)\s+)?",
     FLAGS,
 )
-_SAYS_YEAR = regex.compile(
+_SAYS_YEAR = _compile(
     r"\b(?:says?|said|states?|stated|reads?|shows?|showed|records?|recorded)\s+(?:it\s+was\s+)?"
     r"(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)",
     FLAGS,
 )
-_REPORTING = regex.compile(rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it)\b", FLAGS)
-_BARE_NUMBER = regex.compile(
+_REPORTING = _compile(rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it)\b", FLAGS)
+_BARE_NUMBER = _compile(
     r"(?<![\w./:])(?P<value>\d+(?:\.\d+)?)(?![\d.:/%]|(?:st|nd|rd|th)\b|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
     r"|ml|l|units?|iu|tabs?|tablets?|caps?|capsules?|puffs?|drops?|doses?|days?|d|weeks?|wks?|months?|years?|yrs?"
     r"|y|hours?|hrs?|h|mins?|minutes?|am|pm|times|cm|mm|kpa|bpm|breaths|mmhg|o'?clock|%)\b))",
     FLAGS,
 )
-_REPORTED_VALUE = regex.compile(
+_REPORTED_VALUE = _compile(
     # round 15: or written ("the diabetes nurse wrote 84 on my sheet")
     r"\b(?:reads?|reported|reports|says?|said|shows?|showed|gives?|gave|records?|recorded|quotes?|quoted|is|was|of"
     r"|wrote|writes|written)"
@@ -1837,7 +1843,7 @@ _REPORTED_VALUE = regex.compile(
     FLAGS,
 )
 # issue 22s: a document's own date ("referral dated 12/03", "letter typed on …") is not an event's
-_DOCUMENT_DATE = regex.compile(
+_DOCUMENT_DATE = _compile(
     r"\b(?:dated|dictated|typed|written|sent|received|printed|faxed|signed|issued|generated|seen|reviewed)"
     r"(?:\s+(?:on|at))?\s*$"
     # issue 22y: or a printout's, an extract's ("State immunization registry printout, 2026-09-14: …")
@@ -1845,7 +1851,7 @@ _DOCUMENT_DATE = regex.compile(
     FLAGS,
 )
 # issue 22s: a side stated without its body part ("the referral letter says right-sided")
-_SIDE_ALONE = regex.compile(
+_SIDE_ALONE = _compile(
     r"\b(?:(?P<side>left|right)[\s-]+sided?\b|on\s+the\s+(?P<side2>left|right)\b"
     # issue 22u: a side a source states on its own ("ward booking and X-ray report say left")
     r"|(?<=\b(?:says?|said|shows?|showed|reads?|states?|stated|marked|lists?|listed|records?|recorded)\s+"
@@ -1858,17 +1864,17 @@ _SIDE_ALONE = regex.compile(
     FLAGS,
 )
 # issue 22y: the ophthalmic abbreviations of a side, upper case ("dense cataract in the LE")
-_EYE_SIDE = regex.compile(r"\b(?-i:(?P<side>[LR])E)\b")
+_EYE_SIDE = _compile(r"\b(?-i:(?P<side>[LR])E)\b")
 # round 16: the eye in Latin, OD right and OS left, read where the text is about eyes (OD is also once daily)
-_EYE_LATIN = regex.compile(r"\b(?-i:(?P<side>OD|OS))\b")
-_EYE_CONTEXT = regex.compile(
+_EYE_LATIN = _compile(r"\b(?-i:(?P<side>OD|OS))\b")
+_EYE_CONTEXT = _compile(
     r"\b(?:eyes?|cataract|biometry|ophthalm\w*|retina\w*|intraocular|iop|visual\s+acuity)\b", FLAGS
 )
 # issue 22u: the chart abbreviations of a side before a body part ("L knee", "R TKR", "Lt hip")
 SIDE_WORD = r"(?P<side>left|right|lt|rt|(?-i:L|R))"
 _SIDE_NAMES = {"l": "left", "lt": "left", "r": "right", "rt": "right"}
 _UNITS_MG = {"mg": 1.0, "g": 1000.0, "mcg": 0.001, "microgram": 0.001, "micrograms": 0.001, "µg": 0.001}
-_DOSE_TAIL = regex.compile(
+_DOSE_TAIL = _compile(
     r"(?:[\s-]+[a-z]+){0,2}?[\s-]+(?P<amt>\d+(?:\.\d+)?)\s*"
     r"(?P<unit>mg|mcg|micrograms?|µg|g|units?|iu|ml|mmol|meq)\b(?!\s*/\s*(?:kg|m2|h|hr|min|day))",
     FLAGS,
@@ -1885,28 +1891,28 @@ _FREQUENCIES: tuple[tuple[str, str], ...] = (
         "daily",
     ),
 )
-_FREQUENCY = regex.compile("|".join(f"(?P<f{i}>{p})" for i, (p, _) in enumerate(_FREQUENCIES)), FLAGS)
+_FREQUENCY = _compile("|".join(f"(?P<f{i}>{p})" for i, (p, _) in enumerate(_FREQUENCIES)), FLAGS)
 _WEIGHT_UNIT = (
     r"(?P<amt>\d+(?:\.\d+)?)\s*(?P<unit>kg|kgs|kilograms?|kilos?|lb|lbs|pounds?|stones?|(?<=\d\s)st)\b(?!\s*/)"
     r"(?:\s*(?P<lb>\d+(?:\.\d+)?)\s*(?:lb|lbs|pounds?)\b)?"
 )
-_WEIGHT = regex.compile(r"\b(?:weigh\w*|weight|wt|scale)\b[^.;\n\d]{0,40}?" + _WEIGHT_UNIT, FLAGS)
+_WEIGHT = _compile(r"\b(?:weigh\w*|weight|wt|scale)\b[^.;\n\d]{0,40}?" + _WEIGHT_UNIT, FLAGS)
 # issue 22s: in a text about weight, an amount in a weight unit is a weight without the word
 # ("pt states he's 150 lb"); kg, lb and stone are converted to kg before comparing.
-_WEIGHT_BARE = regex.compile(r"(?<![\w./])" + _WEIGHT_UNIT, FLAGS)
+_WEIGHT_BARE = _compile(r"(?<![\w./])" + _WEIGHT_UNIT, FLAGS)
 # issue 22z round 12: a weighing stated without its unit, in a text whose other weights carry one
 # ("the letter has my weight as 58 kg but at the clinic they weighed me at 66"), read in kg
-_WEIGHED_AT = regex.compile(
+_WEIGHED_AT = _compile(
     r"(?:\bweigh(?:ed|s|ing)?\s+(?:(?:me|him|her|them|us|the\s+\w+)\s+)?(?:at|as)\s+(?P<amt>\d{1,3}(?:\.\d+)?)\b"
     # or a person's weight on named scales ("i was 49 on the GP's scales")
     r"|\b(?:i|he|she|they)\s+(?:was|were|am|is|weighed)\s+(?P<amt>\d{1,3}(?:\.\d+)?)\s+on\s+(?:\S+\s+){0,3}?scales?\b)"
     r"(?![.,]?\d|\s*[%/])",
     FLAGS,
 )
-_WEIGHT_CONTEXT = regex.compile(r"\b(?:weigh\w*|weight|wt|scales?)\b", FLAGS)
+_WEIGHT_CONTEXT = _compile(r"\b(?:weigh\w*|weight|wt|scales?)\b", FLAGS)
 _KG_PER = {"lb": 0.45359237, "pound": 0.45359237, "stone": 6.35029318, "st": 6.35029318}
 # issue 22u: "X vs Y" sets two readings side by side as "but" does ("K+ 6.8 on the lab vs 4.1 on the gas")
-_CLAUSE_SPLIT = regex.compile(
+_CLAUSE_SPLIT = _compile(
     # issue 22z: "… given as 14 March in the discharge summary and as 21 March in the operation note"
     # round 14: an arrow between two sources' entries ("40mg OD on transfer letter ↔ MAR … 20mg"); a second
     # "and as" before any other value is cut where both parts name a source (`_COMMA`, round 15)
@@ -1916,51 +1922,51 @@ _CLAUSE_SPLIT = regex.compile(
 )
 _STATUS_WINDOW_WORDS = 3
 IMPLIED = "?"  # a dose stated without its drug ("the pills are 5 mg"): the drug of a nearby clause
-_IMPLIED_DOSE = regex.compile(
+_IMPLIED_DOSE = _compile(
     r"(?<![\w.])(?P<amt>\d+(?:\.\d+)?)\s*(?P<unit>mg|mcg|micrograms?|µg|g|units?)\b(?!\s*/)", FLAGS
 )
-_WEIGHT_NEAR = regex.compile(r"\b(?:per\s+kg|/kg|kg)\b", FLAGS)
+_WEIGHT_NEAR = _compile(r"\b(?:per\s+kg|/kg|kg)\b", FLAGS)
 # round 16: a strength said without its unit after taking or being on it ("the letter says i should be on 75",
 # "son adamant he takes 125"), at a clause's end or before a frequency; 10 or more (not a tablet count)
-_BARE_DOSE = regex.compile(
+_BARE_DOSE = _compile(
     r"\b(?:be\s+on|takes?|taking|took)\s+(?P<amt>[1-9]\d{1,3}(?:\.\d+)?)"
     r"(?=\s*(?:[,.;?!)]|$|\s+(?:so|but|and|which|not|instead|once|twice|daily|a\s+day|od|bd|tds|nocte|each|every)\b))",
     FLAGS,
 )
-_MEDICINE_WORD = regex.compile(
+_MEDICINE_WORD = _compile(
     r"\b(?:tablets?|pills?|capsules?|doses?|puffs?|drops|injections?|medicines?|medications?|take it)\b",
     FLAGS,
 )
-_BLOOD_GROUP = regex.compile(
+_BLOOD_GROUP = _compile(
     r"(?<![\w])(?P<abo>AB|A|B|O)\s*(?:(?i:rh)\s*D?\s*|(?i:rhd)\s*)?"
     r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive)?|neg(?:ative)?)\b)"
 )
 # issue 22y: or its reaction ("radiology system flags iodinated contrast reaction (hives)")
 # issue 22z: or what it does to the patient ("codeine makes me itch all over")
-_ALLERGY_AFTER = regex.compile(
+_ALLERGY_AFTER = _compile(
     r"\s+(?:allerg(?:y|ies)|reactions?|makes?\s+(?:me|him|her|them)\s+(?:itch|itchy|swell|wheez\w*|break\s+out|come\s+out))\b",
     FLAGS,
 )
 # issue 22y: an allergy record that names its only allergen ("GP summary: allergy = erythromycin only")
-_NOT_RIGHT_BEFORE = regex.compile(r"\bnot\s+$", FLAGS)
-_NO_BEFORE = regex.compile(r"\bno\s+(?:known\s+)?$", FLAGS)
-_ONLY_AFTER = regex.compile(r"\s+(?:allergy\s+)?only\b", FLAGS)  # round 14: "lists penicillin allergy only"
+_NOT_RIGHT_BEFORE = _compile(r"\bnot\s+$", FLAGS)
+_NO_BEFORE = _compile(r"\bno\s+(?:known\s+)?$", FLAGS)
+_ONLY_AFTER = _compile(r"\s+(?:allergy\s+)?only\b", FLAGS)  # round 14: "lists penicillin allergy only"
 # issue 22z round 13: a question's auxiliary opening the part of the clause a change cue is in ("the letter
 # says 58 kg but i was 49, does that change my dose"); not "has"/"have", which state a change made
-_ASKED_BEFORE = regex.compile(
+_ASKED_BEFORE = _compile(
     r"(?:^|[,;]\s*|\b(?:and|so|but|or)\s+)(?:does|do|did|will|would|should|could|can|might|is|are)\s+"
     r"(?:[\w']+\s+){0,4}$",
     FLAGS,
 )
-_CONTINUE_WORD = regex.compile(r"\b(?:continue|continuing|unchanged|no\s+change)\b", FLAGS)
+_CONTINUE_WORD = _compile(r"\b(?:continue|continuing|unchanged|no\s+change)\b", FLAGS)
 # issue 22z round 13: a status a source states alone, the drug left to the neighbouring clause ("the sheet
 # from the hospital says stopped", "psych clinic letter says continue")
-_SAYS_RIGHT_BEFORE = regex.compile(
+_SAYS_RIGHT_BEFORE = _compile(
     r"\b(?:says?|said|states?|stated|reads?|shows?|documents?|records?|marked|has\s+it(?:\s+as)?)\s+$", FLAGS
 )
 # issue 22z round 12: an allergen named as the one instead of another source's ("husband says it's actually
 # clarithromycin she reacted to", "the reaction was to ibuprofen", "it's aspirin he reacts to")
-_INSTEAD_BEFORE = regex.compile(
+_INSTEAD_BEFORE = _compile(
     r"(?:\b(?:actually|really|in\s+fact|instead)\b(?:\s+(?:to|was|is|the|it'?s))*"
     r"|\b(?:it'?s|it\s+is|it\s+was)(?:\s+(?:the|to))?|\breaction\s+(?:was|is)\s+(?:actually\s+)?to(?:\s+the)?"
     r"|\bthe\s+allergy\s+is(?:\s+actually)?\s+(?:to)?)\s*$",
@@ -1969,7 +1975,7 @@ _INSTEAD_BEFORE = regex.compile(
 # issue 22y: a weight measured within the last fortnight is today's weight's peer, not its history:
 # outside a fluid shift the text would state (an explained cue), an adult's weight does not change by
 # 10 % within days, and an infant gains about 150-200 g a week (WHO Child Growth Standards)
-_RECENT = regex.compile(
+_RECENT = _compile(
     r"\b(?:(?:[1-9]|1[0-4]|one|two|three|four|five|six|seven|a\s+few|few)\s+days?\s+ago|yesterday"
     r"|last\s+night|(?:this|last)\s+week|(?:a|one|1)\s+(?:week|wk)\s+ago"
     # issue 22z round 12: UK chart shorthand for days ("clinic 2/7 ago": two days; "1/52 ago": a week)
@@ -1978,7 +1984,7 @@ _RECENT = regex.compile(
 )
 # issue 22y: a gestational age stated now, in weeks(+days): "14 weeks pregnant", "32+4/40", "a gestation
 # of 9+2 weeks", "GA 20 wks"; not the time of an event ("booked at 10/40", "delivered at 38 weeks")
-_GESTATION = regex.compile(
+_GESTATION = _compile(
     r"(?<!\b(?:at|by|from|since|before|after|until|till)\s)(?<![\w+/.])"
     r"(?:(?P<w>\d{1,2})(?:\+(?P<d>[0-6]))?\s*/\s*40\b"
     r"|(?P<w2>\d{1,2})(?:\+(?P<d2>[0-6]))?\s*(?:weeks?|wks?)(?:\s+(?:and\s+)?(?P<dd>[0-6])\s+days?)?"
@@ -1996,13 +2002,13 @@ HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation
 # anaphylaxis, angioedema, bronchospasm, severe cutaneous reactions such as SJS/TEN or DRESS, or a reaction
 # that needed adrenaline, are severe; a rash alone called mild, or a side effect or intolerance such as
 # nausea or diarrhoea, is not an allergy of that grade)
-_SEVERE_REACTION = regex.compile(
+_SEVERE_REACTION = _compile(
     r"\banaphyla\w*|\bangio[\s-]?o?edema\b|\bsjs\b|\bstevens[\s-]+johnson\b|\btoxic\s+epidermal\b"
     r"|\b(?-i:DRESS|TEN)\b|\bbronchospasm\b|\b(?:throat|airway|tongue|lip)\s+swelling\b"
     r"|\b(?:required|needed|needing|given)\s+(?:im\s+)?(?:adrenaline|epinephrine|epi-?pen)\b",
     FLAGS,
 )
-_MILD_REACTION = regex.compile(
+_MILD_REACTION = _compile(
     # round 16: or itch alone ("reaction as itch only": opioid histamine release, not an allergy)
     r"\bmild\s+(?:\w+\s+)?(?:rash|itch\w*|hives|urticaria|reaction)\b|\bnausea\b|\b(?:gi|stomach|tummy)\s+upset\b"
     r"|\bitch(?:ing|y)?\s+only\b|\bpruritus\b"
@@ -2011,26 +2017,26 @@ _MILD_REACTION = regex.compile(
 )
 # in order: a clause that names both grades is read as severe
 _REACTION_GRADES = (("severe", _SEVERE_REACTION), ("mild", _MILD_REACTION))
-_CAUSED = regex.compile(r"\b(?:caus(?:es|ed|ing)|gave|gives|triggered|provoked|led\s+to)\b", FLAGS)
+_CAUSED = _compile(r"\b(?:caus(?:es|ed|ing)|gave|gives|triggered|provoked|led\s+to)\b", FLAGS)
 # round 15: or an intolerance ("as nausea (intolerance) on hospital EPR")
-_REACTION_WORD = regex.compile(r"\b(?:reaction|reacts?|reacted|allerg\w*|intoleran\w*)\b", FLAGS)
+_REACTION_WORD = _compile(r"\b(?:reaction|reacts?|reacted|allerg\w*|intoleran\w*)\b", FLAGS)
 # issue 22u: a quoted field value ("allergies as 'none'"); an apostrophe inside a word stays
-_FIELD_QUOTE = regex.compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"“”]")
+_FIELD_QUOTE = _compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"“”]")
 # issue 22w: a spaced dash joins two sources' statements as a comma does ("she says 10 mg - box says 5 mg")
 # issue 22z: and a spaced slash ("EPR 'not pregnant' / pt & partner report 22/40"), not a ratio ("3/52")
 # round 15: or a second "and as" ("recorded as anaphylaxis on GP record and as nausea on hospital EPR")
-_COMMA = regex.compile(r",(?=\s)\s*|\s+[-–—/]\s+|\s+and\s+(?=as\s)")
+_COMMA = _compile(r",(?=\s)\s*|\s+[-–—/]\s+|\s+and\s+(?=as\s)")
 # issue 22y: or the compliance aid it is packed in ("still on dosette from pharmacy")
 # issue 22z: or the object of a verb after the cue ("continues to take it", "continues to dispense it")
-_PRONOUN_AFTER = regex.compile(
+_PRONOUN_AFTER = _compile(
     r"\s+(?:(?:to\s+)?(?:take|taking|use|using|have|having|dispense|dispensing|supply|supplying|give|giving"
     r"|fill|filling|send|sending|order|ordering)\s+)?"
     r"(?:it|them|(?:the\s+|his\s+|her\s+|their\s+)?(?:dosette|blister\s+pack|nomad|compliance\s+aid)\b)",
     FLAGS,
 )
 # issue 22z: a drug named as the heading of its clause ("Aspirin: GP summary 'discontinued'")
-_HEADING_LEAD = regex.compile(r"\W*$")
-_HEADING_COLON = regex.compile(r"\s*:")
+_HEADING_LEAD = _compile(r"\W*$")
+_HEADING_COLON = _compile(r"\s*:")
 
 
 def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
@@ -2044,46 +2050,44 @@ def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
 _EXPLAINED_BETWEEN = 3  # round 15: 2 -> 3 ("triage form 'pregnant: yes' vs clerking 'no' - resolved, box …")
 # issue 22z round 12: a standing decision made or signed ("signed it with her doctor last year", "ReSPECT
 # form completed in 2023"): the date is the document's, and the decision stands until revoked
-_DOCUMENT_MADE = regex.compile(
+_DOCUMENT_MADE = _compile(
     r"\b(?:signed|completed|filled\s+(?:in|out)|drawn\s+up|witnessed|put\s+in\s+place)\b", FLAGS
 )
 # issue 22z: the value that opens the second half of "Na 118 on VBG vs 134 on lab chem"
-_LEADING_VALUE = regex.compile(r"\s*\d+(?:\.\d+)?(?=\s+(?:on|per|from|by|in)\s)", FLAGS)
+_LEADING_VALUE = _compile(r"\s*\d+(?:\.\d+)?(?=\s+(?:on|per|from|by|in)\s)", FLAGS)
 # issue 22z: the second half of "given as 14 March in the summary and as 21 March in the note"
-_AS_AGAIN = regex.compile(r"\s*as\s+(?=\d)", FLAGS)
+_AS_AGAIN = _compile(r"\s*as\s+(?=\d)", FLAGS)
 # issue 22z: a negative auxiliary before an activity ("they havent been giving it")
 _NEGATIVE_AUXILIARIES = r"haven'?t|hasn'?t|didn'?t|weren'?t|wasn'?t"
-_NEGATIVE_AUXILIARY = regex.compile(rf"\b(?:{_NEGATIVE_AUXILIARIES})\s+(?:\w+\s+)?$", FLAGS)
+_NEGATIVE_AUXILIARY = _compile(rf"\b(?:{_NEGATIVE_AUXILIARIES})\s+(?:\w+\s+)?$", FLAGS)
 # issue 22z: a fill history that ends ("last dispensed 11/2023, no fills since"): its drug is stopped
-_FILLS_STOPPED = regex.compile(
+_FILLS_STOPPED = _compile(
     r"\bno\s+(?:fills|refills|supply|supplies|dispensing|collections?)\s+since\b", FLAGS
 )
 # issue 22z: an amount before an activity without its drug ("MAR shows 500 mg BD still being given"),
 # and one after it ("EPR order active 500mg BD"): a status of the neighbouring clause's drug
-_AMOUNT_BEFORE = regex.compile(
+_AMOUNT_BEFORE = _compile(
     r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\s+(?:(?:od|bd|bid|tds|tid|qds|daily|nocte|mane)\s+)?"
     r"(?:(?:still|is|are|was|were|being|as)\s+){0,3}$",  # round 14: "has 500mg BD as current"
     FLAGS,
 )
-_AMOUNT_AFTER = regex.compile(r"\s*\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\b", FLAGS)
+_AMOUNT_AFTER = _compile(r"\s*\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\b", FLAGS)
 # round 14: the words between a drug and the list it is named in ("warfarin among her current medications")
-_AMONG_BEFORE = regex.compile(
-    r"\s+(?:among|amongst|in|on|under)\s+(?:(?:the|his|her|their|my|its)\s+)?", FLAGS
-)
+_AMONG_BEFORE = _compile(r"\s+(?:among|amongst|in|on|under)\s+(?:(?:the|his|her|their|my|its)\s+)?", FLAGS)
 # what a status cue in a clause without a drug refers to: a regimen, a list, a supply (issue 22z round 12:
 # "sign-out says continue home dose"; round 14: "still on active GP repeat", "taken off his list")
-_REGIMEN_OBJECT = regex.compile(
+_REGIMEN_OBJECT = _compile(
     r"(?:\s+(?:(?:the|his|her|their|my|its|an?|active|current|regular|gp|hospital|home|own|repeat|usual|same)"
     r"\s+){0,3})?\s*(?:(?!(?:no|not|none|without|any)\b)\w+\s+)?(?:repeat\s+)?(?:repeats?|lists?|prescriptions?|scripts?|meds?|medications?"
     r"|medicines|regimen|prophylaxis|anticoagulation|anticoagulant|supply|supplies|dose|doses|tablets?|tabs|pills"
     r"|injections?|mar|chart|profile)\b",
     FLAGS,
 )
-_OTHER_BEFORE = regex.compile(r"\b(?:other|further|additional|new)\s+$", FLAGS)
+_OTHER_BEFORE = _compile(r"\b(?:other|further|additional|new)\s+$", FLAGS)
 # round 16: or "its still in her dosette box" (it is)
-_PRONOUN_BEFORE = regex.compile(r"\b(?:it|them|it'?s)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
+_PRONOUN_BEFORE = _compile(r"\b(?:it|them|it'?s)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
 # issue 22z: and a negative auxiliary ("they havent been giving it")
-_NEGATED_ACTIVITY = regex.compile(
+_NEGATED_ACTIVITY = _compile(
     rf"\b(?:no|not|never|isn'?t|aren'?t|{_NEGATIVE_AUXILIARIES})\s+(?:\w+\s+){{0,1}}$", FLAGS
 )
 _INSTRUCTION_GAP_WORDS = 6
@@ -2141,12 +2145,10 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
     stems = "|".join(regex.escape(s) for s in spec.drug_stems)
     names = _alternation(spec.drug_names).pattern
     stemmed = rf"|(?<![\w-])[a-z]{{2,}}(?:{stems})(?![\w-])" if stems else ""
-    drug = regex.compile(f"(?P<drug>{names}{stemmed})", FLAGS)
+    drug = _compile(f"(?P<drug>{names}{stemmed})", FLAGS)
     part_group = {word.lower(): group for group, words in spec.body_parts.items() for word in words}
     parts = "|".join(regex.escape(w) for w in sorted(part_group, key=len, reverse=True))
-    side = regex.compile(
-        rf"\b{SIDE_WORD}(?:[\s-]+sided)?(?:[\s-]+[a-z]+){{0,2}}?[\s-]+(?P<part>{parts})\b", FLAGS
-    )
+    side = _compile(rf"\b{SIDE_WORD}(?:[\s-]+sided)?(?:[\s-]+[a-z]+){{0,2}}?[\s-]+(?P<part>{parts})\b", FLAGS)
     allergen_class = {word.lower(): group for group, words in spec.allergen_classes.items() for word in words}
     lab_key = {word.lower(): analyte for analyte, words in spec.lab_analytes.items() for word in words}
     lab_units = sorted({u for table in spec.lab_units.values() for u in table}, key=len, reverse=True)
@@ -2159,7 +2161,7 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         + r")(?![\w+])"
     )
     allergen_words = sorted(allergen_class, key=len, reverse=True)
-    allergen = regex.compile(
+    allergen = _compile(
         r"(?<![\w-])(?P<allergen>"
         + "|".join(regex.escape(w) for w in allergen_words)
         + r")(?![\w-])"
@@ -2188,7 +2190,7 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             for name, values in spec.categorical.items()
         ),
         blood_cue=_optional(spec.blood_group_cues),
-        lab=regex.compile(
+        lab=_compile(
             analyte
             # issue 22u: the record between analyte and value ("CBG on MAR 4.2 mmol/L"), or a few words
             # before an equals sign ("glucose drawn 0600 = 7.1 mmol/L")
@@ -2206,14 +2208,12 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         if lab_key
         else None,
         lab_key=lab_key,
-        lab_name=regex.compile(analyte, FLAGS) if lab_key else None,
+        lab_name=_compile(analyte, FLAGS) if lab_key else None,
         stop_instruction=_optional(spec.status_stop_instruction),
-        lab_unit_value=regex.compile(
-            rf"(?<![\w./])(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>{unit_alt})(?!\w)", FLAGS
-        )
+        lab_unit_value=_compile(rf"(?<![\w./])(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>{unit_alt})(?!\w)", FLAGS)
         if lab_units
         else None,
-        allergy_notation=regex.compile(
+        allergy_notation=_compile(
             # issue 22t: the entry's separator may be a bracket, a dash, a colon or ", with", and a
             # few words may qualify the reaction ("penicillin - anaphylaxis", "trimethoprim, with a
             # widespread urticarial rash"); issue 22z: or an arrow ("penicillin -> rash")
@@ -2230,7 +2230,7 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         explained=_optional(spec.explained_cues),
         class_absent=tuple(
             (
-                regex.compile(
+                _compile(
                     # issue 22y: or had none of it ("hasn't had any insulin for 2 wks")
                     # round 14: or "taking no anticoagulant"
                     # round 16: or never started ("never been started on bone protection")
@@ -2396,7 +2396,7 @@ def _calendar_value(match: regex.Match) -> frozenset[tuple[int | None, int | Non
     return frozenset({(month, int(day), int(year) if year else None)})
 
 
-_NUMERIC_DATE = regex.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{2,4})\b")
+_NUMERIC_DATE = _compile(r"\b(\d{1,2})/(\d{1,2})/(\d{2,4})\b")
 
 
 def _swapped_numeric(first: str, second: str) -> bool:
@@ -2496,7 +2496,7 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
     return a.allergen_class.get(word, _drug_key(word))
 
 
-_DOSE_GAP = regex.compile(
+_DOSE_GAP = _compile(
     r"\s*(?:[-–:]\s*)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?"
     # issue 22z: and its frequency ("GP list shows ramipril 5 mg OD active")
     # issue 22z round 13: or a comma after the frequency ("clopidogrel 75 mg OD, active")
@@ -2506,39 +2506,39 @@ _DOSE_GAP = regex.compile(
     r"(?:(?:status|currently|now)\s*:?\s*)?",
     FLAGS,
 )
-_ENTRY_LEAD = regex.compile(
+_ENTRY_LEAD = _compile(
     # issue 22z round 12: or "states", "documents", "notes" ("clinic record states lithium discontinued")
     r"(?:^|[:\-–—]|\b(?:shows?|showed|lists?|listed|has|had|records?|recorded|says?|said|reads?|marks?|marked"
     r"|states?|stated|documents?|documented|notes?|noted))\s*$",
     FLAGS,
 )
 # round 15: or a red (allergy) wristband ("Red band: PCN")
-_ALLERGY_CONTEXT = regex.compile(r"\ballerg|\bred\s+(?:wrist\s*)?band\b", FLAGS)
-_RESULT_ALONE = regex.compile(
+_ALLERGY_CONTEXT = _compile(r"\ballerg|\bred\s+(?:wrist\s*)?band\b", FLAGS)
+_RESULT_ALONE = _compile(
     r"\b(?:says?|said|shows?|showed|reads?|came\s+back(?:\s+as)?|was)\s+(?P<sign>positive|\+ve|negative|-ve)\b",
     FLAGS,
 )
 # issue 22z: a predicate left out after a denial ("my GP record has me down as pregnant but the clinic
 # told me i'm not"), read only as the denial of the neighbouring clause's pregnancy status
-_NOT_ALONE = regex.compile(
+_NOT_ALONE = _compile(
     r"\b(?:i'?m|i\s+am|she'?s|she\s+is|pt\s+is|patient\s+is)\s+not\b(?=\s*(?:[,.;!?]|$|(?:and|but|so)\b))"
     r"|\b(?:she|pt|patient)\s+isn'?t\b(?=\s*(?:[,.;!?]|$|(?:and|but|so)\b))",
     FLAGS,
 )
 # issue 22z: an ABO group with its RhD word ("B Pos", "O Neg"), read without a blood context; not an
 # article before a result ("A positive result")
-_BLOOD_GROUP_WORDS = regex.compile(
+_BLOOD_GROUP_WORDS = _compile(
     r"(?<![\w])(?P<abo>AB|A|B|O)\s+(?P<rh>(?i:pos(?:itive)?|neg(?:ative)?))\b(?!\s+[a-z])"
 )
 # issue 22z: an ABO group without its RhD type, after the word "group"
-_ABO_ALONE = regex.compile(
+_ABO_ALONE = _compile(
     r"(?i:\bgroup)\s+(?:(?i:as|is|was|of|reads?)\s+|[:=]\s*)?(?P<abo>AB|A|B|O)\b"
     r"(?!\s*(?:[+\-]|(?i:pos|neg|rh)))"
 )
-_POPULATION_AFTER = regex.compile(
+_POPULATION_AFTER = _compile(
     r"\s+(?:patients|women|mothers|people|individuals|pregnancies|donors|recipients|pts)\b", FLAGS
 )
-_SIGN_ALONE = regex.compile(
+_SIGN_ALONE = _compile(
     r"\s*(?P<sign>pos(?:itive)?|neg(?:ative)?|\+ve|-ve)\s+(?=(?:per|on|from|in|by|according)\b)", FLAGS
 )
 
@@ -2548,14 +2548,14 @@ def _sign(word: str) -> str:
     return "+" if word.lower().startswith(("pos", "+")) else "-"
 
 
-_EMPTY_FIELD = regex.compile(r"[:\-–]\s*(?P<value>nil(?:\s+known)?|none(?:\s+known)?|nkda|nka)\s*$", FLAGS)
-_HALF_BEFORE = regex.compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
+_EMPTY_FIELD = _compile(r"[:\-–]\s*(?P<value>nil(?:\s+known)?|none(?:\s+known)?|nkda|nka)\s*$", FLAGS)
+_HALF_BEFORE = _compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
 # issue 22w: the count after the strength ("amlodipine 10mg tablets, half a tablet daily")
-_HALF_AFTER = regex.compile(r"\s*,?\s*(?:take\s+)?(?:half|½)\s+(?:a\s+|of\s+a\s+)?(?:tablet|tab)\b", FLAGS)
+_HALF_AFTER = _compile(r"\s*,?\s*(?:take\s+)?(?:half|½)\s+(?:a\s+|of\s+a\s+)?(?:tablet|tab)\b", FLAGS)
 # round 16: or "2 of the 5mg" ("give her 2 of the 5mg prednisolone every morning")
-_COUNT_BEFORE = regex.compile(r"\b(?P<n>two|three|four|2|3|4)\s*(?:x\s*|(?P<of>of\s+(?:the\s+)?))?$", FLAGS)
+_COUNT_BEFORE = _compile(r"\b(?P<n>two|three|four|2|3|4)\s*(?:x\s*|(?P<of>of\s+(?:the\s+)?))?$", FLAGS)
 # issue 22u: the drug's name may sit between strength and form ("half a 10 mg amlodipine tablet")
-_UNIT_FORM_AFTER = regex.compile(r"\s*(?:[a-z][a-z-]+\s+)?(?:tablets?|tabs?|capsules?|caps?|pills?)\b", FLAGS)
+_UNIT_FORM_AFTER = _compile(r"\s*(?:[a-z][a-z-]+\s+)?(?:tablets?|tabs?|capsules?|caps?|pills?)\b", FLAGS)
 _COUNTS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
 
 
@@ -2875,8 +2875,8 @@ def _mentions(
 # issue 22z: the words between an analyte and its value, when they are a few and name nothing else
 # ("Lab venous glucose taken at the same time 7.8 mmol/L", "gives her HbA1c as 48 mmol/mol")
 # round 15: an analyte's heading, a few words then a colon ("INR this AM: 2.1")
-_HEADING_GAP = regex.compile(r"[^\d:;.,]{0,25}:\s*", FLAGS)
-_ANALYTE_GAP = regex.compile(r"[^\d,;:()\[\]=]{1,50}", FLAGS)
+_HEADING_GAP = _compile(r"[^\d:;.,]{0,25}:\s*", FLAGS)
+_ANALYTE_GAP = _compile(r"[^\d,;:()\[\]=]{1,50}", FLAGS)
 _ANALYTE_GAP_WORDS = 6
 
 
@@ -3052,7 +3052,7 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
 
 # issue 22z: two values named as of one occasion ("the result for that same date", "from the same
 # draw", "taken at the same time"): a date beside them dates that occasion, not an earlier record
-_SAME_OCCASION = regex.compile(
+_SAME_OCCASION = _compile(
     r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month)\b"
     r"|\bat\s+the\s+same\s+time\b|\bsimultaneous(?:ly)?\b|\bsame[\s-]+day\b"
     r"|\b(?:drawn|taken|sent|collected)\s+together\b",
@@ -3070,16 +3070,16 @@ def _same_calendar_date(first: str, second: str) -> bool:
 
 
 # issue 22z round 12: or a negative auxiliary ("I haven't lost or put on anything")
-_CHANGE_DENIED = regex.compile(
+_CHANGE_DENIED = _compile(
     r"(?:\b(?:no|not|without|never)\b|\b(?:have|has|had|did|does|do|is|was|were)n'?t\b)(?:\s+[\w-]+){0,3}\s*$",
     FLAGS,
 )
 # round 15: a change not made ("dose increase not given", "titration withheld")
-_CHANGE_NOT_MADE = regex.compile(
+_CHANGE_NOT_MADE = _compile(
     r"\s*(?:[\w-]+\s+)?(?:not\s+(?:given|done|made|started|actioned|yet\s+made)|withheld|held|on\s+hold)\b",
     FLAGS,
 )
-_OTHER_EVENT = regex.compile(r"\b(?:previous|prior|earlier|old|first|preceding|before\s+that)\b", FLAGS)
+_OTHER_EVENT = _compile(r"\b(?:previous|prior|earlier|old|first|preceding|before\s+that)\b", FLAGS)
 
 
 def _elliptical(m: Mention) -> bool:
@@ -3189,7 +3189,7 @@ def _class_stops(
 # issue 22y: the typed values a clause states, whatever they belong to -- a side, a number with its
 # unit, a date, an RhD sign -- read where no attribute pair was found, between two neighbouring clauses
 # that each name a source (see `attribute_conflicts`)
-_ANY_SIDE = regex.compile(
+_ANY_SIDE = _compile(
     # issue 22z: or before a number or an upper-case abbreviation ("R 5th ICS", "R NOF #"), or alone at
     # the end of a statement ("theatre list says L.")
     r"(?:\b(?P<side>left|right|lt|rt)\b|(?-i:\b(?P<abbr>[LR])(?:E\b|-sided\b|\b(?=\s+[a-z])"
@@ -3199,29 +3199,27 @@ _ANY_SIDE = regex.compile(
     r"(?![\s-]+(?:ventricular|ventricle|atrial|atrium|bundle|heart|lobe|hemisphere|hand\s+side|axis)\b)",
     FLAGS,
 )
-_UNIT_VALUE = regex.compile(
+_UNIT_VALUE = _compile(
     # a result's or a weight's unit; a dose's (mg, units) is read with its drug and tablet count above
     r"(?<![\w./])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>mmol/mol|mmol/l|µmol/l|umol/l|ng/l|ng/ml|mg/l|mg/dl|g/l"
     r"|g/dl|iu/l|u/l|kg)(?![\w/])",
     FLAGS,
 )
-_WORDS = regex.compile(r"[a-z]+", FLAGS)
-_RH_SIGN = regex.compile(r"\b(?:rh\s*d?|rhesus)\s*[-:]?\s*(?P<sign>pos(?:itive)?|neg(?:ative)?)\b", FLAGS)
+_WORDS = _compile(r"[a-z]+", FLAGS)
+_RH_SIGN = _compile(r"\b(?:rh\s*d?|rhesus)\s*[-:]?\s*(?P<sign>pos(?:itive)?|neg(?:ative)?)\b", FLAGS)
 # another event's or a dated record's date: not a second reading of the first clause's date
-_GENERIC_DATE_HISTORY = regex.compile(r"\b(?:previous|prior|earlier|old|first|since|before\s+that)\b", FLAGS)
+_GENERIC_DATE_HISTORY = _compile(r"\b(?:previous|prior|earlier|old|first|since|before\s+that)\b", FLAGS)
 # a date is compared only where a source states it ("told us it was only stopped 2 days ago"); a
 # document's dated events ("Next appointment: …", "Clinic visit …") are each their own event's
-_STATES = regex.compile(
-    rf"\b(?:{_REPORTING_VERBS}|told|tells|reports?|reported|dates?|according\s+to)\b", FLAGS
-)
+_STATES = _compile(rf"\b(?:{_REPORTING_VERBS}|told|tells|reports?|reported|dates?|according\s+to)\b", FLAGS)
 GENERIC_TOLERANCE = 0.1
 # words two clauses share without naming one thing
 _GENERIC_STOPWORDS = frozenset(
     {"that", "this", "with", "from", "have", "been", "were", "which", "there", "their", "about"}
     | {"last", "only"}
 )
-_CONTENT_WORD = regex.compile(r"[a-z][a-z-]{3,}", FLAGS)
-_REFERS_BACK = regex.compile(r"\b(?:it|that|this|them|same)\b", FLAGS)
+_CONTENT_WORD = _compile(r"[a-z][a-z-]{3,}", FLAGS)
+_REFERS_BACK = _compile(r"\b(?:it|that|this|them|same)\b", FLAGS)
 
 
 def _two_reactions(first: str, second: str) -> bool:
