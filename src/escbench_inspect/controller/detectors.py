@@ -1822,9 +1822,7 @@ _IT_AS = _compile(
     FLAGS,
 )
 _SAYS_YEAR = _compile(
-    r"\b(?:says?|said|states?|stated|reads?|shows?|showed|records?|recorded)\s+(?:it\s+was\s+)?"
-    r"(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)",
-    FLAGS,
+    rf"\b(?:{_REPORTING_VERBS})\s+(?:it\s+was\s+)?(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)", FLAGS
 )
 _REPORTING = _compile(rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it)\b", FLAGS)
 _BARE_NUMBER = _compile(

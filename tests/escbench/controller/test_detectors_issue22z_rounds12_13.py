@@ -6,9 +6,7 @@ one lexicon entry deleted from a copy of the lexicon -- and its item must flip."
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import pytest
 import regex
@@ -20,7 +18,6 @@ from escbench_inspect.controller.detectors import (
     attribute_conflicts,
     default_lexicon,
     detect,
-    load_lexicon,
 )
 
 DEV12 = {
@@ -163,29 +160,21 @@ LEXICON_ENTRIES = [
 ]
 
 
-def _lexicon_without(tmp_path: Path, old: str, new: str) -> Lexicon:
-    copy = tmp_path / "lexicon"
-    shutil.copytree(LEXICON_DIR, copy)
-    path = copy / "attributes.yaml"
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return load_lexicon(copy)
-
-
 @pytest.mark.parametrize(("item_id", "old", "new"), LEXICON_ENTRIES, ids=[i for i, _, _ in LEXICON_ENTRIES])
-def test_each_lexicon_entry_carries_its_item(tmp_path: Path, item_id: str, old: str, new: str) -> None:
+def test_each_lexicon_entry_carries_its_item(
+    lexicon_without: Callable[[str, str, str], Lexicon], item_id: str, old: str, new: str
+) -> None:
     positive = DEV12[item_id].label == "positive"
     assert fires(item_id) is positive
-    assert fires(item_id, _lexicon_without(tmp_path, old, new)) is not positive
+    assert fires(item_id, lexicon_without("attributes.yaml", old, new)) is not positive
 
 
-def test_a_drug_level_in_its_unit(tmp_path: Path) -> None:
+def test_a_drug_level_in_its_unit(lexicon_without: Callable[[str, str, str], Lexicon]) -> None:
     """A gentamicin level in mg/L is an analyte's value (a keyed pair); without the unit entry only the
     generic typed-value reading is left to find it."""
     assert fires_keyed("dc12_level_entered")
     old = "  gentamicin_level: {mg/l: 1.0, µg/ml: 1.0, ug/ml: 1.0, mcg/ml: 1.0}\n"
-    assert not fires_keyed("dc12_level_entered", _lexicon_without(tmp_path, old, ""))
+    assert not fires_keyed("dc12_level_entered", lexicon_without("attributes.yaml", old, ""))
     assert not fires("dc12_level_entered_n1")
 
 

@@ -6,14 +6,13 @@ entry deleted from a copy of the lexicon -- and its item must flip."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 import regex
 
 from escbench_inspect.controller import detectors, heldout
-from escbench_inspect.controller.detectors import LEXICON_DIR, Lexicon, default_lexicon, detect, load_lexicon
+from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
 
 DEV14 = {i.id: i for i in heldout.load_heldout(heldout.DEV14_FILE).items}
 FLAGS = regex.IGNORECASE | regex.VERSION1
@@ -204,25 +203,15 @@ LEXICON_ENTRIES = [
 ]
 
 
-def _lexicon_without(tmp_path: Path, file: str, old: str, new: str) -> Lexicon:
-    copy = tmp_path / "lexicon"
-    shutil.copytree(LEXICON_DIR, copy)
-    path = copy / file
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return load_lexicon(copy)
-
-
 @pytest.mark.parametrize(
     ("item_id", "file", "old", "new"), LEXICON_ENTRIES, ids=[i for i, *_ in LEXICON_ENTRIES]
 )
 def test_each_lexicon_entry_carries_its_item(
-    tmp_path: Path, item_id: str, file: str, old: str, new: str
+    lexicon_without: Callable[[str, str, str], Lexicon], item_id: str, file: str, old: str, new: str
 ) -> None:
     positive = DEV14[item_id].label == "positive"
     assert fires(item_id) is positive
-    assert fires(item_id, _lexicon_without(tmp_path, file, old, new)) is not positive
+    assert fires(item_id, lexicon_without(file, old, new)) is not positive
 
 
 def test_a_change_before_a_semicolon_explains_the_stale_record(fresh_memo: None) -> None:
