@@ -1677,7 +1677,7 @@ def _explained(text: str, start: int, end: int, lexicon: Lexicon) -> bool:
     a = lexicon.attributes
     if a is None or a.explained is None:
         return False
-    ends = [m for m in _SENTENCE_END.finditer(text, 0, start)]
+    ends = list(_SENTENCE_END.finditer(text, 0, start))
     # round 14: a semicolon joins the change to the stale record ("was increased … on 12 March; the
     # pharmacy record still shows the 20 mg fill"): read from the start of the sentence before it
     while ends and ends[-1].group() == ";":
@@ -2397,6 +2397,11 @@ def _calendar_value(match: regex.Match) -> frozenset[tuple[int | None, int | Non
 _NUMERIC_DATE = _compile(r"\b(\d{1,2})/(\d{1,2})/(\d{2,4})\b")
 
 
+def _year_reading(match: regex.Match) -> frozenset[DateReading]:
+    """The reading of a year stated alone (a match with a ``year`` group): its year, nothing else."""
+    return frozenset({(None, None, int(match.group("year")), None, None)})
+
+
 def _swapped_numeric(first: str, second: str) -> bool:
     """round 16: two numeric dates of one year with day and month swapped ("DOB on band 03/04/1951, EPR
     04/03/1951"). Read both ways they agree, but one text writes both in one convention: two dates, the
@@ -2542,7 +2547,7 @@ _SIGN_ALONE = _compile(
 
 
 def _sign(word: str) -> str:
-    """An RhD sign word as "+" or "-"."""
+    """An RhD sign as "+" or "-" ("pos", "positive", "+", "+ve"; anything else is negative)."""
     return "+" if word.lower().startswith(("pos", "+")) else "-"
 
 
@@ -2658,12 +2663,11 @@ def _mentions(
         if not values_found:
             add("pregnancy_status", IMPLIED, "not_pregnant", *m.span())
     for m in () if blood_context else _BLOOD_GROUP_WORDS.finditer(clause):
-        rh = "+" if m.group("rh").lower().startswith("pos") else "-"  # issue 22z: "B Pos", "O Neg" alone
-        add("blood_group", "blood_group", (m.group("abo"), rh), m.start(), m.end())
+        # issue 22z: "B Pos", "O Neg" alone
+        add("blood_group", "blood_group", (m.group("abo"), _sign(m.group("rh"))), m.start(), m.end())
     if blood_context:
         for m in _BLOOD_GROUP.finditer(clause):
-            rh = "+" if m.group("rh").lower() in ("+", "pos", "positive") else "-"
-            add("blood_group", "blood_group", (m.group("abo"), rh), m.start(), m.end())
+            add("blood_group", "blood_group", (m.group("abo"), _sign(m.group("rh"))), m.start(), m.end())
         for m in _ABO_ALONE.finditer(clause):  # issue 22z: "card reads group A", "gives the group as O"
             add("blood_group", "blood_group", (m.group("abo"), None), m.start(), m.end())
         # round 14: the RhD type without its ABO group ("Rh: neg per prenatal record"), and a sign alone
@@ -2765,13 +2769,7 @@ def _mentions(
                 add("date", key, _date_value(date), attr.start(), date.end())
             elif year:  # issue 22z round 12: a year right after its event ("last tetanus 2006")
                 dated_event = True
-                add(
-                    "date",
-                    key,
-                    frozenset({(None, None, int(year.group("year")), None, None)}),
-                    attr.start(),
-                    year.end(),
-                )
+                add("date", key, _year_reading(year), attr.start(), year.end())
             clock = _CLOCK.search(clause, attr.end(), window)
             if clock:  # issue 22y: and its clock time
                 dated_event = True
@@ -2788,7 +2786,7 @@ def _mentions(
         if date := _DATE_STATED.match(clause, it_as.end()):
             add("date", IMPLIED, _date_value(date), *date.span())
         elif year := _YEAR_AFTER.match(clause, it_as.end()):
-            add("date", IMPLIED, frozenset({(None, None, int(year.group("year")), None, None)}), *year.span())
+            add("date", IMPLIED, _year_reading(year), *year.span())
     # issue 22z: or the second half of "given as 14 March in the summary and as 21 March in the note"
     # issue 22z round 12: or a short entry that is a source and a date ("ED registration 13/07/1948")
     if (
@@ -2800,12 +2798,7 @@ def _mentions(
         if date and not _DOCUMENT_DATE.search(clause, 0, date.start()):
             add("date", IMPLIED, _date_value(date), *date.span())
         elif not date and (year := _SAYS_YEAR.search(clause)):  # round 16: "my vaccine card says 2022"
-            add(
-                "date",
-                IMPLIED,
-                frozenset({(None, None, int(year.group("year")), None, None)}),
-                *year.span("year"),
-            )
+            add("date", IMPLIED, _year_reading(year), *year.span("year"))
     absent = [m.span() for m in a.allergy_absent.finditer(clause)]
     if (
         allergy_context
