@@ -85,6 +85,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 19 (``detector_heldout_blind19.yaml``, split ``blind19``, ids ``ac_``, issue 22z): as the
   eighteenth (``docs/blind_halves/author_spec_v19.md``), frozen before its one run on the shipped 2-G
   detectors; no tuning round after it.
+- blind half 20 (``detector_heldout_blind20.yaml``, split ``blind20``, ids ``oc_``, issue 22z): as the
+  nineteenth (``docs/blind_halves/author_spec_v20.md``), frozen before the round-17 work it judges.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -131,7 +133,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   caused, the ceiling of treatment, RhD and analyte headings, a year a source gives, a weekday's day, the
   minus sign, swapped numeric dates, OD/OS, itch alone, a strength without its unit).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind19|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind20|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -188,6 +190,7 @@ BLIND16_FILE = HERE / "detector_heldout_blind16.yaml"
 BLIND17_FILE = HERE / "detector_heldout_blind17.yaml"
 BLIND18_FILE = HERE / "detector_heldout_blind18.yaml"
 BLIND19_FILE = HERE / "detector_heldout_blind19.yaml"
+BLIND20_FILE = HERE / "detector_heldout_blind20.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -210,6 +213,7 @@ Half = Literal[
     "blind17",
     "blind18",
     "blind19",
+    "blind20",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -234,6 +238,7 @@ SPLIT_PREFIX = {
     "blind17": "r",
     "blind18": "h",
     "blind19": "a",
+    "blind20": "o",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -257,6 +262,7 @@ HALF_TITLES = {
     "blind17": "blind half 17 (conflict only)",
     "blind18": "blind half 18 (conflict only)",
     "blind19": "blind half 19 (conflict only)",
+    "blind20": "blind half 20 (conflict only)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -155,6 +155,7 @@ BLIND_SHA256 = {
     "blind17": "6233f50778aec3bdf355f6a8a8230bfb07a8fabf91d449dd8f13779fcad2adcc",
     "blind18": "b53b257edef1789f0d190bf33924f3a7f8821446ef8438548c2309f6977891ff",
     "blind19": "7b31f057fee0aa39d8845e88da2940f13f23adae86966affd06d87217b664be9",
+    "blind20": "9bea546e45440e0c3f7e3734cb243c66b978ae2a1ba1fd67f3eec2fe2bead3d3",
 }
 
 
@@ -211,6 +212,7 @@ BLIND_SPLITS = {
     "blind17": ("r", "BLIND17_FILE"),
     "blind18": ("h", "BLIND18_FILE"),
     "blind19": ("a", "BLIND19_FILE"),
+    "blind20": ("o", "BLIND20_FILE"),
 }
 
 
