@@ -1008,9 +1008,10 @@ class Detection:
 # bullet (YAML-wrapped lines continue a sentence when the next line starts in lower case).
 # issue 22v: the abbreviation "no." of a record number ("hospital no. n/k") does not end a sentence
 _SENTENCE_END = _compile(
-    # round 15: nor an estimate's abbreviation ("ambulance est. 45 kg, ED record 68 kg")
+    # round 15: nor an estimate's abbreviation ("ambulance est. 45 kg, ED record 68 kg"); round 17: nor
+    # "poss." ("pt denies any poss. of pregnancy")
     r"(?:(?<!\d)\.(?!\d)|\.(?=\s))(?<!\b(?i:hospital|nhs|chi|tel|phone|ref|case|mrn|bed|room)\s+(?i:no)\.)"
-    r"(?<!\b(?i:est|approx|appx)\.)"
+    r"(?<!\b(?i:est|approx|appx|poss)\.)"
     r"|[!?;]|\n\s*\n|\n(?=[ \t]*(?:[A-Z0-9\-•*\[(\"]|$))"
 )
 _NUMBER = _compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?P<sep>/|-|–|to)\s*(?P<second>\d+(?:\.\d+)?))?")
@@ -1834,7 +1835,7 @@ _BARE_NUMBER = _compile(
 _REPORTED_VALUE = _compile(
     # round 15: or written ("the diabetes nurse wrote 84 on my sheet")
     r"\b(?:reads?|reported|reports|says?|said|shows?|showed|gives?|gave|records?|recorded|quotes?|quoted|is|was|of"
-    r"|wrote|writes|written)"
+    r"|wrote|writes|written|measured|measures|found)"  # round 17: "our own laboratory measured 2.6 mg/dL"
     r"\s*:?\s*$"
     # issue 22z: a result named as a value ("the app shows tuesday's result as 4.1")
     r"|\b(?:result|level|reading|value)s?\s+(?:as|at)\s*$",
@@ -1915,7 +1916,12 @@ _CLAUSE_SPLIT = _compile(
     # round 14: an arrow between two sources' entries ("40mg OD on transfer letter ↔ MAR … 20mg"); a second
     # "and as" before any other value is cut where both parts name a source (`_COMMA`, round 15)
     r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while|vs\.?|versus|↔|<->|<>)\s+"
-    r"|\s+and\s+(?=as\s+\d)",
+    r"|\s+and\s+(?=as\s+\d)"
+    # round 17: or " and " before a second source's statement ("… says O negative and the form they gave us
+    # today says O positive"), not two sources of one statement ("the list and the pt both say") nor one that
+    # agrees ("… and our allergy list also says")
+    r"|\s+and\s+(?=(?:the|her|his|my|our|their|your)\s+(?:(?!both\b|and\b|also\b|too\b)[\w'-]+\s+){1,5}?"
+    r"(?:says|said|states|stated|shows|showed|reads)\b)",
     FLAGS,
 )
 _STATUS_WINDOW_WORDS = 3
@@ -2034,11 +2040,11 @@ _PRONOUN_AFTER = _compile(
 )
 # issue 22z: a drug named as the heading of its clause ("Aspirin: GP summary 'discontinued'")
 _HEADING_LEAD = _compile(r"\W*$")
-_HEADING_COLON = _compile(r"\s*:")
+_HEADING_COLON = _compile(r"\s*(?::|\s[-–—]\s)")  # round 17: or a spaced dash ("Digoxin - pt says stopped")
 
 
 def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
-    """The clause's first drug when nothing but punctuation comes before it and a colon after it."""
+    """The clause's first drug when nothing but punctuation comes before it and a colon or dash after it."""
     if not drugs or not _HEADING_LEAD.match(clause, 0, drugs[0].start()):
         return None
     return drugs[0] if _HEADING_COLON.match(clause, drugs[0].end()) else None
@@ -2082,6 +2088,12 @@ _REGIMEN_OBJECT = _compile(
     FLAGS,
 )
 _OTHER_BEFORE = _compile(r"\b(?:other|further|additional|new)\s+$", FLAGS)
+# round 17: a record's entry that is a status alone ("GP list - active, repeat issued last month")
+_RECORD_BEFORE = _compile(
+    r"\b(?:list|record|chart|mar|summary|letter|profile|notes?|repeats?|slip|epr|ehr|kardex)\s*[:\-–—]\s*$",
+    FLAGS,
+)
+_ENTRY_END = _compile(r"\s*(?:[,;.)]|$)")
 # round 16: or "its still in her dosette box" (it is)
 _PRONOUN_BEFORE = _compile(r"\b(?:it|them|it'?s)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
 # issue 22z: and a negative auxiliary ("they havent been giving it")
@@ -2976,6 +2988,9 @@ def _status_mentions(
                     start, end = cue.start(), cue.end()  # issue 22z: "pt and own supply - not taking"
                 elif status == "active" and _AMOUNT_BEFORE.search(clause, 0, cue.start()):
                     start, end = cue.start(), cue.end()  # issue 22z: "MAR shows 500 mg BD still being given"
+                elif _RECORD_BEFORE.search(clause, 0, cue.start()) and _ENTRY_END.match(clause, cue.end()):
+                    # round 17: a record's entry that is the status alone ("GP list - active, repeat issued")
+                    start, end = cue.start(), cue.end()
                 elif (
                     not drugs
                     and cue_status == status
@@ -3044,7 +3059,9 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
 # issue 22z: two values named as of one occasion ("the result for that same date", "from the same
 # draw", "taken at the same time"): a date beside them dates that occasion, not an earlier record
 _SAME_OCCASION = _compile(
-    r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month)\b"
+    # round 17: or part of a day ("on a sample taken the same afternoon", "lab FBC drawn same hour")
+    r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month"
+    r"|morning|afternoon|evening|night|hour|shift)\b"
     r"|\bat\s+the\s+same\s+time\b|\bsimultaneous(?:ly)?\b|\bsame[\s-]+day\b"
     r"|\b(?:drawn|taken|sent|collected)\s+together\b",
     FLAGS,
@@ -3071,6 +3088,26 @@ _CHANGE_NOT_MADE = _compile(
     FLAGS,
 )
 _OTHER_EVENT = _compile(r"\b(?:previous|prior|earlier|old|first|preceding|before\s+that)\b", FLAGS)
+
+
+# round 17: the class-level words of an allergen class, which name no one member ("PCN", "sulfa")
+_CLASS_WORDS = frozenset({"pcn", "sulfa"})
+
+
+def _other_member(m: Mention, n: Mention, text: str, a: CompiledAttributes) -> bool:
+    """Two allergies of one class, each a different named member ("hospital record allergy clarithromycin;
+    GP record allergy erythromycin"): which drug it was is in dispute. A class word ("penicillin",
+    "PCN") beside a member ("amoxicillin") agrees; one source naming both does not reach here."""
+    if not (m.attribute == n.attribute == "allergy" and m.key == n.key and m.value is True is n.value):
+        return False
+    words = []
+    for mention in (m, n):
+        found = list(a.allergen.finditer(text, mention.start, mention.end))
+        word = found[-1].group().lower() if found else ""
+        if not word or word in _CLASS_WORDS or word.rstrip("s") == m.key or " " in word:
+            return False
+        words.append(_drug_key(word))
+    return words[0] != words[1]
 
 
 def _elliptical(m: Mention) -> bool:
@@ -3282,6 +3319,51 @@ def _generic_differ(m: Mention, n: Mention) -> bool:
     return m.value != n.value
 
 
+# round 17: a heading and a list of its sources' entries ("Code: DNR (wristband) / Full (orders)", "Lithium:
+# GP list - active / psych letter - stopped"); an SBAR letter before the heading is not it
+_LIST_HEADING = _compile(
+    r"\s*(?:[SBAR]\s*:\s*)?(?P<label>[A-Za-z][\w.+'()\- ]{0,30}?)\s*(?::|=|\s[-–—]\s)\s*\S", FLAGS
+)
+_LIST_SEPARATOR = _compile(r"\s*(?:/|,|\|)\s*")
+
+
+def _heading_items(
+    text: str,
+    spans: list[tuple[int, int]],
+    clause_text: list[str],
+    found: list[Mention],
+    a: CompiledAttributes,
+    lexicon: Lexicon,
+    contexts: tuple[bool, ...],
+) -> list[Mention]:
+    """The values of a list's later entries read under the heading of its first ("Preg status: Y (per pt) /
+    N (EHR flag)" gives the second entry a pregnancy status).
+
+    An entry joined to the one before by a slash, comma or bar takes the chain's heading when, read
+    under it, the entry states the attribute and key that the heading's own entry states and it states
+    none of that attribute by itself. Hand-written: the heading of a chart's list is layout, which no
+    assertion library reads."""
+    out: list[Mention] = []
+    head: tuple[str, set[tuple[str, str]]] | None = None
+    for i, (s, e) in enumerate(spans):
+        own = [m for m in found if m.clause == i]
+        joined = i > 0 and _LIST_SEPARATOR.fullmatch(text, spans[i - 1][1], s) is not None
+        if not joined:
+            heading = _LIST_HEADING.match(clause_text[i])
+            head = (heading.group("label"), {(m.attribute, m.key) for m in own}) if heading else None
+            continue
+        if head is None or not head[1]:
+            continue
+        prefix = f"{head[0]}: "
+        read = _mentions(prefix + clause_text[i], (0, len(prefix) + e - s), 0, a, lexicon, *contexts)
+        stated = {m.attribute for m in own}
+        for m in read:
+            if (m.attribute, m.key) in head[1] and m.attribute not in stated and m.end > len(prefix):
+                start = max(m.start - len(prefix), 0)
+                out.append(replace(m, clause=i, start=s + start, end=s + m.end - len(prefix)))
+    return out
+
+
 def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Mention]]:
     """Pairs of mentions in which two sources state the same attribute with different values.
 
@@ -3403,6 +3485,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             lambda c: _mentions(c, (0, len(c)), 0, a, lexicon, *contexts),
         )
         found.extend(replace(m, clause=i, start=m.start + s, end=m.end + s) for m in relative)
+    found += _heading_items(text, spans, clause_text, found, a, lexicon, contexts)
     historic = frozenset(i for i, c in enumerate(clause_text) if _OTHER_EVENT.search(c))
     occupied = frozenset(m.clause for m in found)  # the clauses that state something
     mentions = _resolve_implied(found, historic, occupied)
@@ -3416,8 +3499,10 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 if m.attribute == "lab_value"
                 else a.spec.weight_tolerance
             )
-            if not _conflicting(m, n, tolerance, a.spec.lab_units.get(m.key)) and not (
-                m.attribute == "date" and _swapped_numeric(text[m.start : m.end], text[n.start : n.end])
+            if not (
+                _conflicting(m, n, tolerance, a.spec.lab_units.get(m.key))
+                or (m.attribute == "date" and _swapped_numeric(text[m.start : m.end], text[n.start : n.end]))
+                or _other_member(m, n, text, a)
             ):
                 continue
             if m.key == "last_menstrual_period" and _one_cycle_apart(m.value, n.value):  # type: ignore[arg-type]

@@ -132,6 +132,11 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   without its drug, a drug among or not on a list, drug classes, an allergy field blank, a reaction a drug
   caused, the ceiling of treatment, RhD and analyte headings, a year a source gives, a weekday's day, the
   minus sign, swapped numeric dates, OD/OS, itch alone, a strength without its unit).
+- development half 15 (``detector_heldout_dev15.yaml``, split ``dev``, issue 22z round 17): the conflict
+  mechanisms the eighteenth and nineteenth blind halves' misses and false positives showed (a list's later
+  entries read under its heading, a drug's heading after a dash, a record's entry that is a status alone,
+  "poss.", " and " before a second source, two members of one allergen class, hCG wording, a drug charted at
+  a frequency, a replacement to come, "both" before one side, a mismatch checked and found none).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind20|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -172,6 +177,7 @@ DEV11_FILE = HERE / "detector_heldout_dev11.yaml"
 DEV12_FILE = HERE / "detector_heldout_dev12.yaml"
 DEV13_FILE = HERE / "detector_heldout_dev13.yaml"
 DEV14_FILE = HERE / "detector_heldout_dev14.yaml"
+DEV15_FILE = HERE / "detector_heldout_dev15.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -434,6 +440,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV12_FILE).items,
         *load_heldout(DEV13_FILE).items,
         *load_heldout(DEV14_FILE).items,
+        *load_heldout(DEV15_FILE).items,
         *paraphrase_items(),
     ]
 

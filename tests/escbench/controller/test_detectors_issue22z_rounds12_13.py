@@ -143,7 +143,7 @@ LEXICON_ENTRIES = [
         "|angioedema|angiooedema|anaphylaxis|urticaria|bronchospasm) (all over)?",
         ") (all over)?",
     ),
-    ("dc13_band_dash", r"band\\s*[-–—:]", r"band\\s*[-–:]"),
+    ("dc13_band_dash", r"band\\s*[-–—:]?", r"band\\s*[-–:]"),  # round 17 made the mark optional
     (
         "dc13_flag_yes",
         "(?:status|flag)?(?:\\\\s+on\\\\s+\\\\w+)?\\\\s*(?:[:=?]|\\\\s-)\\\\s*(?:yes|",
