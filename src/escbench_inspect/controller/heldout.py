@@ -87,6 +87,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   detectors; no tuning round after it.
 - blind half 20 (``detector_heldout_blind20.yaml``, split ``blind20``, ids ``oc_``, issue 22z): as the
   nineteenth (``docs/blind_halves/author_spec_v20.md``), frozen before the round-17 work it judges.
+- blind half 21 (``detector_heldout_blind21.yaml``, split ``blind21``, ids ``lc_``, issue 22z): as the
+  twentieth (``docs/blind_halves/author_spec_v21.md``), frozen before the round-18 work it judges; its
+  two authors' files merged unread, without the reviewer's pass (the reviewer did not finish in time).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -138,7 +141,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "poss.", " and " before a second source, two members of one allergen class, hCG wording, a drug charted at
   a frequency, a replacement to come, "both" before one side, a mismatch checked and found none).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind20|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind21|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -197,6 +200,7 @@ BLIND17_FILE = HERE / "detector_heldout_blind17.yaml"
 BLIND18_FILE = HERE / "detector_heldout_blind18.yaml"
 BLIND19_FILE = HERE / "detector_heldout_blind19.yaml"
 BLIND20_FILE = HERE / "detector_heldout_blind20.yaml"
+BLIND21_FILE = HERE / "detector_heldout_blind21.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -220,6 +224,7 @@ Half = Literal[
     "blind18",
     "blind19",
     "blind20",
+    "blind21",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -245,6 +250,7 @@ SPLIT_PREFIX = {
     "blind18": "h",
     "blind19": "a",
     "blind20": "o",
+    "blind21": "l",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -269,6 +275,7 @@ HALF_TITLES = {
     "blind18": "blind half 18 (conflict only)",
     "blind19": "blind half 19 (conflict only)",
     "blind20": "blind half 20 (conflict only)",
+    "blind21": "blind half 21 (conflict only)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -156,6 +156,7 @@ BLIND_SHA256 = {
     "blind18": "b53b257edef1789f0d190bf33924f3a7f8821446ef8438548c2309f6977891ff",
     "blind19": "7b31f057fee0aa39d8845e88da2940f13f23adae86966affd06d87217b664be9",
     "blind20": "9bea546e45440e0c3f7e3734cb243c66b978ae2a1ba1fd67f3eec2fe2bead3d3",
+    "blind21": "da7a8d3be43c9edd8277e6480448ff10988334caa779cd0b6b2a850616c206f6",
 }
 
 
@@ -213,6 +214,7 @@ BLIND_SPLITS = {
     "blind18": ("h", "BLIND18_FILE"),
     "blind19": ("a", "BLIND19_FILE"),
     "blind20": ("o", "BLIND20_FILE"),
+    "blind21": ("l", "BLIND21_FILE"),
 }
 
 
