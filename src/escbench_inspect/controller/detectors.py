@@ -1826,8 +1826,9 @@ _SAYS_YEAR = _compile(
     rf"\b(?:{_REPORTING_VERBS})\s+(?:it\s+was\s+)?(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)", FLAGS
 )
 _REPORTING = _compile(rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it)\b", FLAGS)
+# round 18: a full stop after the number ends its sentence ("… on 15/09 is 5.8.")
 _BARE_NUMBER = _compile(
-    r"(?<![\w./:])(?P<value>\d+(?:\.\d+)?)(?![\d.:/%]|(?:st|nd|rd|th)\b|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
+    r"(?<![\w./:])(?P<value>\d+(?:\.\d+)?)(?![\d:/%]|\.\d|(?:st|nd|rd|th)\b|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
     r"|ml|l|units?|iu|tabs?|tablets?|caps?|capsules?|puffs?|drops?|doses?|days?|d|weeks?|wks?|months?|years?|yrs?"
     r"|y|hours?|hrs?|h|mins?|minutes?|am|pm|times|cm|mm|kpa|bpm|breaths|mmhg|o'?clock|%)\b))",
     FLAGS,
@@ -1835,7 +1836,8 @@ _BARE_NUMBER = _compile(
 _REPORTED_VALUE = _compile(
     # round 15: or written ("the diabetes nurse wrote 84 on my sheet")
     r"\b(?:reads?|reported|reports|says?|said|shows?|showed|gives?|gave|records?|recorded|quotes?|quoted|is|was|of"
-    r"|wrote|writes|written|measured|measures|found)"  # round 17: "our own laboratory measured 2.6 mg/dL"
+    r"|wrote|writes|written|measured|measures|found"  # round 17: "our own laboratory measured 2.6 mg/dL"
+    r"|told\s+(?:us|me|them|him|her|the\s+\w+))"  # round 18: "ED told us 118 on the gas"
     r"\s*:?\s*$"
     # issue 22z: a result named as a value ("the app shows tuesday's result as 4.1")
     r"|\b(?:result|level|reading|value)s?\s+(?:as|at)\s*$",
@@ -3061,7 +3063,9 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
 _SAME_OCCASION = _compile(
     # round 17: or part of a day ("on a sample taken the same afternoon", "lab FBC drawn same hour")
     r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month"
-    r"|morning|afternoon|evening|night|hour|shift)\b"
+    r"|morning|afternoon|evening|night|hour|shift"
+    # round 18: or one study, procedure or set of bloods ("on the same Doppler of 3 April", "the same set")
+    r"|scan|doppler|ultrasound|x-?ray|film|study|procedure|operation|op|set|gas|run)\b"
     r"|\bat\s+the\s+same\s+time\b|\bsimultaneous(?:ly)?\b|\bsame[\s-]+day\b"
     r"|\b(?:drawn|taken|sent|collected)\s+together\b",
     FLAGS,

@@ -140,6 +140,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   entries read under its heading, a drug's heading after a dash, a record's entry that is a status alone,
   "poss.", " and " before a second source, two members of one allergen class, hCG wording, a drug charted at
   a frequency, a replacement to come, "both" before one side, a mismatch checked and found none).
+- development half 16 (``detector_heldout_dev16.yaml``, split ``dev``, issue 22z round 18): the conflict
+  mechanisms the twentieth blind half's misses and false positives showed (a value at the end of its
+  sentence, "told us", one Doppler or set, "MTX", the Kardex as a source, a dose given at a clock
+  time, "contains no", allergies "recorded as", "IUP", "everything done", "isn't what", "concordant").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind21|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -181,6 +185,7 @@ DEV12_FILE = HERE / "detector_heldout_dev12.yaml"
 DEV13_FILE = HERE / "detector_heldout_dev13.yaml"
 DEV14_FILE = HERE / "detector_heldout_dev14.yaml"
 DEV15_FILE = HERE / "detector_heldout_dev15.yaml"
+DEV16_FILE = HERE / "detector_heldout_dev16.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -448,6 +453,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV13_FILE).items,
         *load_heldout(DEV14_FILE).items,
         *load_heldout(DEV15_FILE).items,
+        *load_heldout(DEV16_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -20,7 +20,7 @@ from escbench_inspect.controller.detectors import (
 
 DEV6 = heldout.load_heldout(heldout.DEV6_FILE).items
 # the C development items of rounds 5 (dev6), 6 (dev8), 7 (dev9), 8-11 (dev10), 12 (dev12), 13 (dev13),
-# 14-16 (dev14) and 17 (dev15), each read as labelled
+# 14-16 (dev14), 17 (dev15) and 18 (dev16), each read as labelled
 C_DEV = [
     *DEV6,
     *(
@@ -33,6 +33,7 @@ C_DEV = [
             heldout.DEV13_FILE,
             heldout.DEV14_FILE,
             heldout.DEV15_FILE,
+            heldout.DEV16_FILE,
         )
         for item in heldout.load_heldout(path).items
     ),

@@ -1,6 +1,7 @@
-"""Issue 22z round 17 (conflict): the mechanisms the eighteenth and nineteenth blind halves' misses and false
-positives showed, read on this project's own wording (``detector_heldout_dev15.yaml``, whose items are also
-read one by one with the other C development items in ``test_detectors_issue22u_conflict.py``). Each
+"""Issue 22z rounds 17-18 (conflict): the mechanisms the eighteenth to twentieth blind halves' misses and
+false positives showed, read on this project's own wording (``detector_heldout_dev15.yaml`` for round 17,
+``detector_heldout_dev16.yaml`` for round 18, whose items are also read one by one with the other C
+development items in ``test_detectors_issue22u_conflict.py``). Each
 mechanism is then taken out -- a module pattern replaced by the one before it or by one that never matches,
 or one lexicon entry deleted from a copy of the lexicon -- and its item must flip."""
 
@@ -15,9 +16,11 @@ from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
 
 DEV15 = {i.id: i for i in heldout.load_heldout(heldout.DEV15_FILE).items}
+DEV16 = {i.id: i for i in heldout.load_heldout(heldout.DEV16_FILE).items}
+DEV = DEV15 | DEV16
 FLAGS = regex.IGNORECASE | regex.VERSION1
 NEVER = regex.compile(r"(?!)")
-# the patterns as they were before round 17
+# the patterns as they were before the round that changed them
 HEADING_COLON_ROUND_16 = regex.compile(r"\s*:")
 SENTENCE_END_ROUND_16 = regex.compile(
     r"(?:(?<!\d)\.(?!\d)|\.(?=\s))(?<!\b(?i:hospital|nhs|chi|tel|phone|ref|case|mrn|bed|room)\s+(?i:no)\.)"
@@ -35,6 +38,22 @@ REPORTED_VALUE_ROUND_16 = regex.compile(
     r"|\b(?:result|level|reading|value)s?\s+(?:as|at)\s*$",
     FLAGS,
 )
+REPORTED_VALUE_ROUND_17 = regex.compile(
+    r"\b(?:reads?|reported|reports|says?|said|shows?|showed|gives?|gave|records?|recorded|quotes?|quoted|is|was|of"
+    r"|wrote|writes|written|measured|measures|found)\s*:?\s*$"
+    r"|\b(?:result|level|reading|value)s?\s+(?:as|at)\s*$",
+    FLAGS,
+)
+SAME_OCCASION_ROUND_17 = regex.compile(
+    r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month"
+    r"|morning|afternoon|evening|night|hour|shift)\b"
+    r"|\bat\s+the\s+same\s+time\b|\bsimultaneous(?:ly)?\b|\bsame[\s-]+day\b"
+    r"|\b(?:drawn|taken|sent|collected)\s+together\b",
+    FLAGS,
+)
+BARE_NUMBER_ROUND_17 = regex.compile(
+    detectors._BARE_NUMBER.pattern.replace(r"(?![\d:/%]|\.\d|", r"(?![\d.:/%]|", 1), FLAGS
+)
 SAME_OCCASION_ROUND_16 = regex.compile(
     r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month)\b"
     r"|\bat\s+the\s+same\s+time\b|\bsimultaneous(?:ly)?\b|\bsame[\s-]+day\b"
@@ -47,17 +66,18 @@ def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
     """C's verdict on the item (the attribute pairs and the contradiction phrases)."""
     lexicon = lexicon or default_lexicon()
     lexicon.memo.clear()
-    return detect(DEV15[item_id].text, lexicon).conflict
+    return detect(DEV[item_id].text, lexicon).conflict
 
 
-def test_dev15_is_conflict_in_the_dev_half_with_every_kind() -> None:
-    assert set(DEV15) <= {i.id for i in heldout.half_items("dev")}
-    assert all(i.detector == "conflict" for i in DEV15.values())
-    kinds = {i.kind for i in DEV15.values() if i.kind}
-    assert {"agreement", "resolved", "dated_history", "documented_change", "negated"} <= kinds
-    for item in DEV15.values():  # a positive has its near miss in the same words but the fact
+@pytest.mark.parametrize("part", [DEV15, DEV16], ids=["dev15", "dev16"])
+def test_dev15_and_dev16_are_conflict_in_the_dev_half_with_every_kind(part: dict) -> None:
+    assert set(part) <= {i.id for i in heldout.half_items("dev")}
+    assert all(i.detector == "conflict" for i in part.values())
+    kinds = {i.kind for i in part.values() if i.kind}
+    assert {"agreement", "resolved", "negated"} <= kinds
+    for item in part.values():  # a positive has its near miss in the same words but the fact
         if item.label == "positive":
-            assert f"{item.id}_n1" in DEV15, item.id
+            assert f"{item.id}_n1" in part, item.id
 
 
 # (the positive item, the module name behind its mechanism, what replaces it)
@@ -70,6 +90,10 @@ MODULE_MECHANISMS = [
     ("dc17_measured", "_REPORTED_VALUE", REPORTED_VALUE_ROUND_16),
     ("dc17_same_afternoon", "_SAME_OCCASION", SAME_OCCASION_ROUND_16),
     ("dc17_other_member", "_other_member", lambda *args: False),
+    # round 18
+    ("dc18_full_stop", "_BARE_NUMBER", BARE_NUMBER_ROUND_17),
+    ("dc18_told_us", "_REPORTED_VALUE", REPORTED_VALUE_ROUND_17),
+    ("dc18_same_doppler", "_SAME_OCCASION", SAME_OCCASION_ROUND_17),
 ]
 
 
@@ -79,7 +103,7 @@ MODULE_MECHANISMS = [
 def test_each_module_mechanism_carries_its_item(
     item_id: str, name: str, replacement: object, monkeypatch: pytest.MonkeyPatch, fresh_memo: None
 ) -> None:
-    assert DEV15[item_id].label == "positive"
+    assert DEV[item_id].label == "positive"
     assert fires(item_id)
     monkeypatch.setattr(detectors, name, replacement)
     assert not fires(item_id)
@@ -182,7 +206,7 @@ LEXICON_ENTRIES = [
     (
         "dc17_been_removed_n1",
         "attributes.yaml",
-        r"been\\s+(?:removed|deleted|corrected|amended)",
+        r"been\\s+(?:removed|deleted|corrected|amended|fixed)",
         r"been\\s+(?:zz)",
     ),
     ("dc17_differs_materially_n1", "attributes.yaml", ' "only because",', ""),
@@ -191,6 +215,62 @@ LEXICON_ENTRIES = [
         "attributes.yaml",
         r'"re:\\bnow\\s+(?:managed|treated',
         r'"re:\\bzz\\s+(?:managed|treated',
+    ),
+    # round 18
+    ("dc18_mtx", "attributes.yaml", "  mtx]", "  zz]"),
+    ("dc18_kardex", "attributes.yaml", '"kardex", "armband"]', "]"),
+    (
+        "dc18_given_clock",
+        "attributes.yaml",
+        r'"re:\\bgiven\\s+(?:at\\s+)?(?:[01]',
+        r'"re:\\bzz\\s+(?:at\\s+)?(?:[01]',
+    ),
+    (
+        "dc18_contains_no",
+        "attributes.yaml",
+        r'"re:\\b(?:contains?|contained|has|have|had)\\s+no\\b',
+        r'"re:\\bzz\\s+no\\b',
+    ),
+    ("dc18_angioedema_on", "attributes.yaml", '"(angioedema|angiooedema|anaphylaxis) on",', ""),
+    (
+        "dc18_recorded_as",
+        "attributes.yaml",
+        r"(?:recorded|listed|documented|given|coded)\\s+as\\b(?!",
+        r"(?:zz)\\s+as\\b(?!",
+    ),
+    (
+        "dc18_no_previous_reaction",
+        "attributes.yaml",
+        r'"re:\\bno\\s+(?:previous|prior)\\s+',
+        r'"re:\\bno\\s+(?:zz)\\s+',
+    ),
+    ("dc18_iup", "attributes.yaml", r'"re:\\b(?-i:IUP)\\b",', ""),
+    (
+        "dc18_everything_done",
+        "attributes.yaml",
+        r"\\s+everything\\s+(?:done|possible)",
+        r"\\s+zz\\s+(?:done|possible)",
+    ),
+    ("dc18_isnt_what", "conflict.yaml", r"\\s+what\\s+(?:the|they", r"\\s+zz\\s+(?:the|they"),
+    ("dc18_concordant_n1", "attributes.yaml", "|equivalent|concordant|", "|equivalent|"),
+    (
+        "dc18_been_fixed_n1",
+        "attributes.yaml",
+        "removed|deleted|corrected|amended|fixed)",
+        "removed|deleted|corrected|amended)",
+    ),
+    (
+        "dc18_was_mistake_n1",
+        "attributes.yaml",
+        r'"re:\\b(?:was|were)\\s+(?:a|an)\\s+(?:mistake|error)\\b",',
+        "",
+    ),
+    ("dc18_fine_now_n1", "attributes.yaml", r"(?:fine|ok|okay|sorted)\\s+now", r"(?:zz)\\s+now"),
+    (
+        "dc18_nothing_contradictory_n1",
+        "attributes.yaml",
+        r"\\bnothing\\s+(?:contradictory",
+        r"\\bzz\\s+(?:contradictory",
     ),
 ]
 
@@ -201,7 +281,7 @@ LEXICON_ENTRIES = [
 def test_each_lexicon_entry_carries_its_item(
     lexicon_without: Callable[[str, str, str], Lexicon], item_id: str, file: str, old: str, new: str
 ) -> None:
-    positive = DEV15[item_id].label == "positive"
+    positive = DEV[item_id].label == "positive"
     assert fires(item_id) is positive
     assert fires(item_id, lexicon_without(file, old, new)) is not positive
 
@@ -209,7 +289,7 @@ def test_each_lexicon_entry_carries_its_item(
 def test_a_list_heading_reaches_only_entries_that_state_its_attribute(fresh_memo: None) -> None:
     """An entry read under the heading must state the attribute and key the heading's own entry states: a
     second analyte in the list is not the heading's ("Potassium: 5.9 (VBG) / urea 7.1 (lab)")."""
-    assert detect(DEV15["dc17_list_heading"].text).conflict
+    assert detect(DEV["dc17_list_heading"].text).conflict
     assert not detect("Potassium: 5.9 mmol/L (VBG) / urea 7.1 mmol/L (lab chemistry).").conflict
     assert not detect("Potassium: 5.9 (VBG). 4.2 mmol/L (lab chemistry) was last week's.").conflict
 
