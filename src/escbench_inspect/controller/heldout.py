@@ -88,8 +88,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 20 (``detector_heldout_blind20.yaml``, split ``blind20``, ids ``oc_``, issue 22z): as the
   nineteenth (``docs/blind_halves/author_spec_v20.md``), frozen before the round-17 work it judges.
 - blind half 21 (``detector_heldout_blind21.yaml``, split ``blind21``, ids ``lc_``, issue 22z): as the
-  twentieth (``docs/blind_halves/author_spec_v21.md``), frozen before the round-18 work it judges; its
-  two authors' files merged unread, without the reviewer's pass (the reviewer did not finish in time).
+  twentieth (``docs/blind_halves/author_spec_v21.md``), frozen before the round-18 work it judges (first as
+  the two authors' files merged unread, then with the blind reviewer's pass, which finished after the
+  round-18 run and edited three texts, no label).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
