@@ -14,6 +14,7 @@ Everything comes from PyPI with exact versions and sha256 hashes measured when t
 from __future__ import annotations
 
 import os
+import platform
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,17 @@ LLAMA_CPP_PYTHON_VERSION = "0.3.36"
 LLAMA_CPP_PYTHON_SDIST = f"llama_cpp_python-{LLAMA_CPP_PYTHON_VERSION}.tar.gz"
 LLAMA_CPP_PYTHON_SDIST_SHA256 = "832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
 
+# On x86-64, a portable build (AVX2, FMA, F16C, BMI2: the x86-64-v3 level) rather than -march=native: on a
+# virtual machine whose CPU reports AMX and AVX-512, the native build died at its first threadpool start
+# (SIGSEGV, exit -11, 2026-12-02) while this one served the same model. Other machines keep ggml's default.
+X86_64_FLAGS: tuple[str, ...] = (
+    "-DGGML_NATIVE=OFF",
+    "-DGGML_AVX=ON",
+    "-DGGML_AVX2=ON",
+    "-DGGML_FMA=ON",
+    "-DGGML_F16C=ON",
+    "-DGGML_BMI2=ON",
+)
 # CMake flags for just the server: no curl/openssl, no tests/examples, no web UI (the prebuilt UI
 # option would download at build time). Static so the copied binary needs no shared libraries.
 CMAKE_FLAGS: tuple[str, ...] = (
@@ -32,6 +44,7 @@ CMAKE_FLAGS: tuple[str, ...] = (
     "-DLLAMA_BUILD_UI=OFF",
     "-DLLAMA_USE_PREBUILT_UI=OFF",
     "-DBUILD_SHARED_LIBS=OFF",
+    *(X86_64_FLAGS if platform.machine().lower() in ("x86_64", "amd64") else ()),
 )
 
 
