@@ -200,11 +200,13 @@ def run_inspect(
     try:
         while True:
             try:
-                return process.wait(timeout=POLL_S)
+                code: int | None = process.wait(timeout=POLL_S)
             except subprocess.TimeoutExpired:
-                pass
-            if on_poll is not None:
-                on_poll()
+                code = None
+            if on_poll is not None:  # once more after Inspect exits: a log written and finished
+                on_poll()  # between two polls (a quick stop) is still reported
+            if code is not None:
+                return code
             if STOP.at is None:
                 continue
             waited = time.monotonic() - STOP.at

@@ -20,7 +20,7 @@ from escbench_inspect.local import install, server
 from escbench_inspect.local.cli import LocalError, grader_args, parse_limit
 from escbench_inspect.local.gguf import GGUFError, read_header
 from escbench_inspect.local.provenance import MODEL_PARTS, CachePaths, ModelPart
-from escbench_inspect.local.runner import inspect_command
+from escbench_inspect.local.runner import inspect_command, run_inspect
 from escbench_inspect.local.server import LlamaServer, ServerConfig, ServerError, free_port
 
 from .conftest import fake_run_args, gguf_bytes
@@ -93,6 +93,23 @@ def test_inspect_command_is_bounded_and_passes_extras(tmp_path: Path) -> None:
     assert "--max-connections 2" in joined and "--limit 20" in joined
     assert cmd[-2:] == ["-T", "x=1"]
     assert "--limit" not in inspect_command(["t"], "tiny", tmp_path, None, 1)
+
+
+class _NoServer:
+    def env(self) -> dict[str, str]:
+        return {}
+
+
+def test_run_inspect_polls_once_after_a_quick_exit() -> None:
+    # a run that writes and finishes its log between two polls (a quick stop) must still be read,
+    # or its plan and progress lines are never printed (seen once in CI)
+    polls: list[float] = []
+    code = run_inspect(
+        [sys.executable, "-c", "raise SystemExit(3)"],
+        _NoServer(),  # type: ignore[arg-type]
+        on_poll=lambda: polls.append(time.monotonic()),
+    )
+    assert code == 3 and len(polls) == 1
 
 
 @pytest.mark.parametrize(("value", "expected"), [("20", 20), ("all", None), ("0", None)])
