@@ -91,6 +91,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   twentieth (``docs/blind_halves/author_spec_v21.md``), frozen before the round-18 work it judges (first as
   the two authors' files merged unread, then with the blind reviewer's pass, which finished after the
   round-18 run and edited three texts, no label).
+- blind half 22 (``detector_heldout_blind22.yaml``, split ``blind22``, ids ``ic_``, issue 22z): as the
+  twenty-first (``docs/blind_halves/author_spec_v22.md``; four authors, each family's items reviewed by a
+  second blind reader), frozen before the round-19 work it judges.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -146,7 +149,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   sentence, "told us", one Doppler or set, "MTX", the Kardex as a source, a dose given at a clock
   time, "contains no", allergies "recorded as", "IUP", "everything done", "isn't what", "concordant").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind21|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind22|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -207,6 +210,7 @@ BLIND18_FILE = HERE / "detector_heldout_blind18.yaml"
 BLIND19_FILE = HERE / "detector_heldout_blind19.yaml"
 BLIND20_FILE = HERE / "detector_heldout_blind20.yaml"
 BLIND21_FILE = HERE / "detector_heldout_blind21.yaml"
+BLIND22_FILE = HERE / "detector_heldout_blind22.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -231,6 +235,7 @@ Half = Literal[
     "blind19",
     "blind20",
     "blind21",
+    "blind22",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -257,6 +262,7 @@ SPLIT_PREFIX = {
     "blind19": "a",
     "blind20": "o",
     "blind21": "l",
+    "blind22": "i",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -282,6 +288,7 @@ HALF_TITLES = {
     "blind19": "blind half 19 (conflict only)",
     "blind20": "blind half 20 (conflict only)",
     "blind21": "blind half 21 (conflict only)",
+    "blind22": "blind half 22 (conflict only)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))
