@@ -1874,6 +1874,13 @@ _EYE_CONTEXT = _compile(
 # issue 22u: the chart abbreviations of a side before a body part ("L knee", "R TKR", "Lt hip")
 SIDE_WORD = r"(?P<side>left|right|lt|rt|(?-i:L|R))"
 _SIDE_NAMES = {"l": "left", "lt": "left", "r": "right", "rt": "right"}
+# round 19: or the part with its side in brackets after it ("Consent form: THR (L)")
+_SIDE_AFTER_PART = rf"\s*\(\s*{SIDE_WORD}\s*\)"
+# between an allergen and its reaction in an allergy entry: a bracket, an arrow, a dash, a colon or ", with";
+# round 19: or the reaction it gave ("dtr says amoxicillin gave him hives and a swollen face")
+_ALLERGY_ENTRY_SEPARATOR = (
+    r"\s*(?:\(|->|→|[-–—:]|,?\s+with\b|\s+(?:gave|gives|caused|causes)\s+(?:(?:him|her|me|them|you)\s+)?)\s*"
+)
 _UNITS_MG = {"mg": 1.0, "g": 1000.0, "mcg": 0.001, "microgram": 0.001, "micrograms": 0.001, "µg": 0.001}
 _DOSE_TAIL = _compile(
     r"(?:[\s-]+[a-z]+){0,2}?[\s-]+(?P<amt>\d+(?:\.\d+)?)\s*"
@@ -1923,7 +1930,11 @@ _CLAUSE_SPLIT = _compile(
     # today says O positive"), not two sources of one statement ("the list and the pt both say") nor one that
     # agrees ("… and our allergy list also says")
     r"|\s+and\s+(?=(?:the|her|his|my|our|their|your)\s+(?:(?!both\b|and\b|also\b|too\b)[\w'-]+\s+){1,5}?"
-    r"(?:says|said|states|stated|shows|showed|reads)\b)",
+    r"(?:says|said|states|stated|shows|showed|reads"
+    # round 19: or another verb a record states with ("… lists her as AB positive and our lab has just grouped
+    # her as A positive"), not a passive one ("and the left eye is listed for August")
+    r"|lists|records|documents|reports"
+    r"|(?<!\b(?:is|was|are|were|be|been)\s)(?:listed|recorded|documented|reported|grouped|typed))\b)",
     FLAGS,
 )
 _STATUS_WINDOW_WORDS = 3
@@ -2160,7 +2171,11 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
     drug = _compile(f"(?P<drug>{names}{stemmed})", FLAGS)
     part_group = {word.lower(): group for group, words in spec.body_parts.items() for word in words}
     parts = "|".join(regex.escape(w) for w in sorted(part_group, key=len, reverse=True))
-    side = _compile(rf"\b{SIDE_WORD}(?:[\s-]+sided)?(?:[\s-]+[a-z]+){{0,2}}?[\s-]+(?P<part>{parts})\b", FLAGS)
+    side = _compile(
+        rf"\b{SIDE_WORD}(?:[\s-]+sided)?(?:[\s-]+[a-z]+){{0,2}}?[\s-]+(?P<part>{parts})\b"
+        rf"|\b(?P<part>{parts}){_SIDE_AFTER_PART}",
+        FLAGS,
+    )
     allergen_class = {word.lower(): group for group, words in spec.allergen_classes.items() for word in words}
     lab_key = {word.lower(): analyte for analyte, words in spec.lab_analytes.items() for word in words}
     lab_units = sorted({u for table in spec.lab_units.values() for u in table}, key=len, reverse=True)
@@ -2231,7 +2246,9 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             # widespread urticarial rash"); issue 22z: or an arrow ("penicillin -> rash")
             "(?:"
             + allergen.pattern
-            + r")\s*(?:\(|->|→|[-–—:]|,?\s+with\b)\s*(?:(?:a|an|severe|widespread|generalised|generalized|"
+            + ")"
+            + _ALLERGY_ENTRY_SEPARATOR
+            + r"(?:(?:a|an|severe|widespread|generalised|generalized|"
             r"mild|bad|itchy|urticarial|facial|full[\s-]body|whole[\s-]body)\s+){0,3}(?:"
             + _alternation(spec.allergy_reactions).pattern
             + r")",
@@ -3224,7 +3241,8 @@ def _class_stops(
 _ANY_SIDE = _compile(
     # issue 22z: or before a number or an upper-case abbreviation ("R 5th ICS", "R NOF #"), or alone at
     # the end of a statement ("theatre list says L.")
-    r"(?:\b(?P<side>left|right|lt|rt)\b|(?-i:\b(?P<abbr>[LR])(?:E\b|-sided\b|\b(?=\s+[a-z])"
+    # round 19: not a unit's litre ("lab Na 134 mmol/L on the one sample")
+    r"(?:\b(?P<side>left|right|lt|rt)\b|(?-i:(?<!/)\b(?P<abbr>[LR])(?:E\b|-sided\b|\b(?=\s+[a-z])"
     r"|\b(?=\s+(?:\d|[A-Z]{2,}\b))"
     r"|\b(?<=\b(?:says?|states?|reads?|shows?|documents?|records?|lists?)\s+[LR])(?=\s*(?:[.;,]|$)))))"
     # the side of the heart or the brain is not a limb's or an organ's ("left ventricular", "left hemisphere")
@@ -3328,7 +3346,9 @@ def _generic_differ(m: Mention, n: Mention) -> bool:
 _LIST_HEADING = _compile(
     r"\s*(?:[SBAR]\s*:\s*)?(?P<label>[A-Za-z][\w.+'()\- ]{0,30}?)\s*(?::|=|\s[-–—]\s)\s*\S", FLAGS
 )
-_LIST_SEPARATOR = _compile(r"\s*(?:/|,|\|)\s*")
+# round 19: or a semicolon ("Date of hip fracture fixation: 02/11/2024 in the operative report; 02/21/2024 in
+# the rehabilitation referral letter")
+_LIST_SEPARATOR = _compile(r"\s*(?:/|,|\||;)\s*")
 
 
 def _heading_items(
@@ -3343,7 +3363,7 @@ def _heading_items(
     """The values of a list's later entries read under the heading of its first ("Preg status: Y (per pt) /
     N (EHR flag)" gives the second entry a pregnancy status).
 
-    An entry joined to the one before by a slash, comma or bar takes the chain's heading when, read
+    An entry joined to the one before by a slash, comma, bar or semicolon takes the chain's heading when, read
     under it, the entry states the attribute and key that the heading's own entry states and it states
     none of that attribute by itself. Hand-written: the heading of a chart's list is layout, which no
     assertion library reads."""

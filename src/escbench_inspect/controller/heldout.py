@@ -148,6 +148,12 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   mechanisms the twentieth blind half's misses and false positives showed (a value at the end of its
   sentence, "told us", one Doppler or set, "MTX", the Kardex as a source, a dose given at a clock
   time, "contains no", allergies "recorded as", "IUP", "everything done", "isn't what", "concordant").
+- development half 17 (``detector_heldout_dev17.yaml``, split ``dev``, issue 22z round 19): the conflict
+  mechanisms the twenty-first blind half's misses and false positives showed (a re-weigh not yet done, a
+  discrepancy found "not real", an allergy field after a long dash, a reaction a drug "gave", a side in
+  brackets after its part, a day unit as a source, "postnatal anti-D", ICU escalation judged
+  appropriate, a "last <drug>" heading, " and " before a record that lists or groups, a heading's list
+  joined by semicolons, a fracture's fixation date).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind22|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -190,6 +196,7 @@ DEV13_FILE = HERE / "detector_heldout_dev13.yaml"
 DEV14_FILE = HERE / "detector_heldout_dev14.yaml"
 DEV15_FILE = HERE / "detector_heldout_dev15.yaml"
 DEV16_FILE = HERE / "detector_heldout_dev16.yaml"
+DEV17_FILE = HERE / "detector_heldout_dev17.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -462,6 +469,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV14_FILE).items,
         *load_heldout(DEV15_FILE).items,
         *load_heldout(DEV16_FILE).items,
+        *load_heldout(DEV17_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -218,7 +218,7 @@ LEXICON_ENTRIES = [
     ),
     # round 18
     ("dc18_mtx", "attributes.yaml", "  mtx]", "  zz]"),
-    ("dc18_kardex", "attributes.yaml", '"kardex", "armband"]', "]"),
+    ("dc18_kardex", "attributes.yaml", '"kardex", "armband",', ""),
     (
         "dc18_given_clock",
         "attributes.yaml",

@@ -135,12 +135,12 @@ FLOORS = {
     # for round 17: C 84/88 / 0/66
     "blind19": {"conflict": (0.95, 0.00)},
     # blind v20: its one untouched run on round 17, C 66/88 = 0.75 / 7/66 = 0.11 (2-G: 65/88 / 7/66); since
-    # read for round 18: C 79/88 / 3/66
-    "blind20": {"conflict": (0.89, 0.05)},
-    # blind v21 (untouched): round 18 (2-H) C 76/88 = 0.86 / 3/66 = 0.05 (round 17: 76/88 / 3/66; 2-G: 76/88
-    # / 4/66) -- the newest figure to quote for C. Its reviewer's pass came after the first run (on the
-    # authors' files merged unread, 77/88 / 3/66) and edited three texts, no label
-    "blind21": {"conflict": (0.86, 0.05)},
+    # read for round 18: C 79/88 / 3/66; round 19: 82/88 / 3/66
+    "blind20": {"conflict": (0.93, 0.05)},
+    # blind v21: its one untouched run on round 18 (2-H), C 76/88 = 0.86 / 3/66 = 0.05 (round 17: 76/88 /
+    # 3/66; 2-G: 76/88 / 4/66). Its reviewer's pass came after the first run (on the authors' files merged
+    # unread, 77/88 / 3/66) and edited three texts, no label; since read for round 19: C 83/88 / 2/66
+    "blind21": {"conflict": (0.94, 0.04)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
