@@ -94,6 +94,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 22 (``detector_heldout_blind22.yaml``, split ``blind22``, ids ``ic_``, issue 22z): as the
   twenty-first (``docs/blind_halves/author_spec_v22.md``; four authors, each family's items reviewed by a
   second blind reader), frozen before the round-19 work it judges.
+- blind half 23 (``detector_heldout_blind23.yaml``, split ``blind23``, ids ``cc_``, issue 22z): as the
+  twenty-second (``docs/blind_halves/author_spec_v23.md``), nine families (the author of lab value and
+  explicit contradiction had not finished; one of three files reviewed), frozen before the round-20 work it
+  judges.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -155,7 +159,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   appropriate, a "last <drug>" heading, " and " before a record that lists or groups, a heading's list
   joined by semicolons, a fracture's fixation date).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind22|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind23|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -218,6 +222,7 @@ BLIND19_FILE = HERE / "detector_heldout_blind19.yaml"
 BLIND20_FILE = HERE / "detector_heldout_blind20.yaml"
 BLIND21_FILE = HERE / "detector_heldout_blind21.yaml"
 BLIND22_FILE = HERE / "detector_heldout_blind22.yaml"
+BLIND23_FILE = HERE / "detector_heldout_blind23.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -243,6 +248,7 @@ Half = Literal[
     "blind20",
     "blind21",
     "blind22",
+    "blind23",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -270,6 +276,7 @@ SPLIT_PREFIX = {
     "blind20": "o",
     "blind21": "l",
     "blind22": "i",
+    "blind23": "c",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -296,6 +303,7 @@ HALF_TITLES = {
     "blind20": "blind half 20 (conflict only)",
     "blind21": "blind half 21 (conflict only)",
     "blind22": "blind half 22 (conflict only)",
+    "blind23": "blind half 23 (conflict only)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -165,6 +165,7 @@ BLIND_SHA256 = {
     "blind20": "9bea546e45440e0c3f7e3734cb243c66b978ae2a1ba1fd67f3eec2fe2bead3d3",
     "blind21": "e37663684746b1e65427457e540c841df6476851809fcdfd488d816eb808aceb",
     "blind22": "7f59ab7a1d8117f1adb839e32a21cae20a3a1a97eb5af92986afa5db90ca129b",
+    "blind23": "5bbf5828356c41e7b0c6aa76221cac5350fce7f00f432acb56900adf1128b60a",
 }
 
 
@@ -224,6 +225,7 @@ BLIND_SPLITS = {
     "blind20": ("o", "BLIND20_FILE"),
     "blind21": ("l", "BLIND21_FILE"),
     "blind22": ("i", "BLIND22_FILE"),
+    "blind23": ("c", "BLIND23_FILE"),
 }
 
 
