@@ -1917,7 +1917,10 @@ _WEIGHED_AT = _compile(
     r"(?![.,]?\d|\s*[%/])",
     FLAGS,
 )
-_WEIGHT_CONTEXT = _compile(r"\b(?:weigh\w*|weight|wt|scales?)\b", FLAGS)
+# round 20: or a feed or a dietitian's plan, which run on a weight ("NG feed rate based on dietitian's 48 kg")
+_WEIGHT_CONTEXT = _compile(
+    r"\b(?:weigh\w*|weight|wt|scales?|dieti[ct]ian'?s?|(?:ng|peg|enteral|tube)\s+feeds?|refeeding)\b", FLAGS
+)
 _KG_PER = {"lb": 0.45359237, "pound": 0.45359237, "stone": 6.35029318, "st": 6.35029318}
 # issue 22u: "X vs Y" sets two readings side by side as "but" does ("K+ 6.8 on the lab vs 4.1 on the gas")
 _CLAUSE_SPLIT = _compile(
@@ -1934,7 +1937,10 @@ _CLAUSE_SPLIT = _compile(
     # round 19: or another verb a record states with ("… lists her as AB positive and our lab has just grouped
     # her as A positive"), not a passive one ("and the left eye is listed for August")
     r"|lists|records|documents|reports"
-    r"|(?<!\b(?:is|was|are|were|be|been)\s)(?:listed|recorded|documented|reported|grouped|typed))\b)",
+    r"|(?<!\b(?:is|was|are|were|be|been)\s)(?:listed|recorded|documented|reported|grouped|typed))\b)"
+    # round 20: or a comma before today's own reading ("antenatal notes list O RhD neg, today's group O RhD
+    # pos")
+    r"|,\s+(?=today'?s\s+(?:\w+\s+)?(?:group|sample|result|reading|weight|level|value|bloods?|test|scan)\b)",
     FLAGS,
 )
 _STATUS_WINDOW_WORDS = 3
@@ -1954,9 +1960,15 @@ _MEDICINE_WORD = _compile(
     r"\b(?:tablets?|pills?|capsules?|doses?|puffs?|drops|injections?|medicines?|medications?|take it)\b",
     FLAGS,
 )
+# round 20: a group that names a blood product's, not the patient's ("per haem give group O red cells + AB
+# plasma", "2 units O neg emergency blood")
+_NOT_A_PRODUCT = (
+    r"(?!\s+(?i:red\s+cells|rbcs?|units?|blood|plasma|ffp|platelets|products?|cryo\w*|emergency"
+    r"|uncrossmatched)\b)"
+)
 _BLOOD_GROUP = _compile(
     r"(?<![\w])(?P<abo>AB|A|B|O)\s*(?:(?i:rh)\s*D?\s*|(?i:rhd)\s*)?"
-    r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive)?|neg(?:ative)?)\b)"
+    r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive)?|neg(?:ative)?)\b)" + _NOT_A_PRODUCT
 )
 # issue 22y: or its reaction ("radiology system flags iodinated contrast reaction (hives)")
 # issue 22z: or what it does to the patient ("codeine makes me itch all over")
@@ -2053,7 +2065,14 @@ _PRONOUN_AFTER = _compile(
 )
 # issue 22z: a drug named as the heading of its clause ("Aspirin: GP summary 'discontinued'")
 _HEADING_LEAD = _compile(r"\W*$")
-_HEADING_COLON = _compile(r"\s*(?::|\s[-–—]\s)")  # round 17: or a spaced dash ("Digoxin - pt says stopped")
+_HEADING_COLON = _compile(
+    # round 17: or a spaced dash ("Digoxin - pt says stopped"); round 20: after the drug's dose and frequency
+    # ("Clopidogrel 75mg OD - dtr says stopped after 12 mo")
+    r"(?:\s*\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)"
+    r"(?:\s+(?:od|bd|bid|tds|tid|qds|qid|daily|nocte|mane|on|weekly|wkly|once\s+(?:daily|weekly)))?)?"
+    r"\s*(?::|\s[-–—]\s)",
+    FLAGS,
+)
 
 
 def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
@@ -2064,6 +2083,8 @@ def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
 
 
 # issue 22z: an explanation in the one clause between two statements reaches them
+# round 20: the verbs of a whole drug class held ("all LMWH held", "withheld all antiplatelets")
+_CLASS_HELD = r"(?:held|withheld|stopped|suspended|omitted|discontinued)\b"
 _EXPLAINED_BETWEEN = 3  # round 15: 2 -> 3 ("triage form 'pregnant: yes' vs clerking 'no' - resolved, box …")
 # issue 22z round 12: a standing decision made or signed ("signed it with her doctor last year", "ReSPECT
 # form completed in 2023"): the date is the document's, and the decision stands until revoked
@@ -2103,7 +2124,9 @@ _REGIMEN_OBJECT = _compile(
 _OTHER_BEFORE = _compile(r"\b(?:other|further|additional|new)\s+$", FLAGS)
 # round 17: a record's entry that is a status alone ("GP list - active, repeat issued last month")
 _RECORD_BEFORE = _compile(
-    r"\b(?:list|record|chart|mar|summary|letter|profile|notes?|repeats?|slip|epr|ehr|kardex)\s*[:\-–—]\s*$",
+    # round 20: or a supply's, and an equals sign ("EPR + pt's pill organiser = still taking")
+    r"\b(?:list|record|chart|mar|summary|letter|profile|notes?|repeats?|slip|epr|ehr|kardex|organi[sz]er|dosette"
+    r"|pack)\s*[:=\-–—]\s*$",
     FLAGS,
 )
 _ENTRY_END = _compile(r"\s*(?:[,;.)]|$)")
@@ -2263,10 +2286,13 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
                     # issue 22y: or had none of it ("hasn't had any insulin for 2 wks")
                     # round 14: or "taking no anticoagulant"
                     # round 16: or never started ("never been started on bone protection")
-                    r"\b(?:not\s+on|no|never\s+on|not\s+taking|not\s+prescribed|(?:taking|on|receiving)\s+no"
+                    r"\b(?:(?:not\s+on|no|never\s+on|not\s+taking|not\s+prescribed|(?:taking|on|receiving)\s+no"
                     r"|never\s+(?:been\s+)?(?:started|put)\s+on"
                     r"|(?:has|have|had)(?:n'?t|\s+not)\s+(?:had|taken|been\s+(?:given|on)|received))"
-                    r"\s+(?:any\s+|an?\s+)?(?:" + _alternation(drug_class.names).pattern + ")",
+                    r"\s+(?:any\s+|an?\s+)?(?:" + _alternation(drug_class.names).pattern + ")"
+                    # round 20: or the whole class held ("all LMWH held from last night ahead of epidural")
+                    rf"|all\s+(?:{_alternation(drug_class.names).pattern})\s+{_CLASS_HELD}"
+                    rf"|{_CLASS_HELD}\s+all\s+(?:{_alternation(drug_class.names).pattern}))",
                     FLAGS,
                 ),
                 frozenset(m.lower() for m in drug_class.members),
@@ -2567,7 +2593,7 @@ _BLOOD_GROUP_WORDS = _compile(
 # issue 22z: an ABO group without its RhD type, after the word "group"
 _ABO_ALONE = _compile(
     r"(?i:\bgroup)\s+(?:(?i:as|is|was|of|reads?)\s+|[:=]\s*)?(?P<abo>AB|A|B|O)\b"
-    r"(?!\s*(?:[+\-]|(?i:pos|neg|rh)))"
+    r"(?!\s*(?:[+\-]|(?i:pos|neg|rh)))" + _NOT_A_PRODUCT
 )
 _POPULATION_AFTER = _compile(
     r"\s+(?:patients|women|mothers|people|individuals|pregnancies|donors|recipients|pts)\b", FLAGS
@@ -3388,6 +3414,12 @@ def _heading_items(
     return out
 
 
+def _states_another(mentions: list[Mention], clause: int, key: str | None) -> bool:
+    """round 20: the clause states a value of something other than ``key``, so a verdict in it is that value's
+    ("… pt's dosette has 7.5mg wkly. Folic acid 5mg wkly on both." does not close the methotrexate doses)."""
+    return key is not None and any(o.clause == clause and o.key != key and not o.implied for o in mentions)
+
+
 def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Mention]]:
     """Pairs of mentions in which two sources state the same attribute with different values.
 
@@ -3450,7 +3482,15 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         first, second = historic_for(attribute, i), historic_for(attribute, j)
         return (first or second) and not (first and second and history_words(i) == history_words(j))
 
-    def framed_as_change(i: int, j: int) -> bool:
+    def explains(k: int) -> bool:
+        """The clause explains a difference, other than by asking ("is that just a typo or did they xray the
+        wrong one": round 20)."""
+        if a.explained is None:
+            return False
+        clause = clause_text[k].lstrip()
+        return any(not _ASKED_BEFORE.search(clause, 0, cue.start()) for cue in a.explained.finditer(clause))
+
+    def framed_as_change(i: int, j: int, key: str | None = None) -> bool:
         """Either clause frames the difference as a change or explains it, the clause right after the
         second gives the verdict (issue 22u: "GP record states 5 mg OD. Consistent."), or a clause
         between two close ones explains it (issue 22z: "4.2kg on one form and 6.2kg on the other, the
@@ -3458,10 +3498,10 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         return (
             changed(i)
             or changed(j)
-            or flagged(a.explained, i)
-            or flagged(a.explained, j)
-            or (j + 1 < len(spans) and flagged(a.explained, j + 1))
-            or (j - i <= _EXPLAINED_BETWEEN and any(flagged(a.explained, k) for k in range(i + 1, j)))
+            or explains(i)
+            or explains(j)
+            or (j + 1 < len(spans) and explains(j + 1) and not _states_another(mentions, j + 1, key))
+            or (j - i <= _EXPLAINED_BETWEEN and any(explains(k) for k in range(i + 1, j)))
         )
 
     def changed(i: int) -> bool:
@@ -3539,7 +3579,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                     continue
             elif not (sources[i] or sources[j]) or (sources[i] and sources[i] == sources[j]):
                 continue
-            if framed_as_change(i, j) or documented_elsewhere(m, n):
+            if framed_as_change(i, j, m.key) or documented_elsewhere(m, n):
                 continue
             if m.attribute in a.spec.history_only and (in_force_history(i) or in_force_history(j)):
                 continue  # issue 22s: a code status "during his 2022 admission" is that admission's

@@ -158,6 +158,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   brackets after its part, a day unit as a source, "postnatal anti-D", ICU escalation judged
   appropriate, a "last <drug>" heading, " and " before a record that lists or groups, a heading's list
   joined by semicolons, a fracture's fixation date).
+- development half 18 (``detector_heldout_dev18.yaml``, split ``dev``, issue 22z round 20): the conflict
+  mechanisms the twenty-second blind half's misses and false positives showed (an explanation only asked
+  about, a verdict that belongs to another drug, a drug heading with its dose, a supply's entry after "=", a
+  whole drug class held, a blood product's group, today's own reading after a comma, a feed that runs on a
+  weight, HemoCue, a drug chart signed at a time, "still have", a repeat issued lately, an active problem, hCG
+  "here", "preg" tests, a trimester, "allo-SCT", a dated miscarriage, a child's routine check, "both say …
+  now").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind23|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -201,6 +208,7 @@ DEV14_FILE = HERE / "detector_heldout_dev14.yaml"
 DEV15_FILE = HERE / "detector_heldout_dev15.yaml"
 DEV16_FILE = HERE / "detector_heldout_dev16.yaml"
 DEV17_FILE = HERE / "detector_heldout_dev17.yaml"
+DEV18_FILE = HERE / "detector_heldout_dev18.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -478,6 +486,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV15_FILE).items,
         *load_heldout(DEV16_FILE).items,
         *load_heldout(DEV17_FILE).items,
+        *load_heldout(DEV18_FILE).items,
         *paraphrase_items(),
     ]
 

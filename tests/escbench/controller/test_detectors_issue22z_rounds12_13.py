@@ -149,7 +149,12 @@ LEXICON_ENTRIES = [
         "(?:status|flag)?(?:\\\\s+on\\\\s+\\\\w+)?\\\\s*(?:[:=?]|\\\\s-)\\\\s*(?:yes|",
         "(?:status)?\\\\s*[:=?]\\\\s*(?:yes|",
     ),
-    ("dc13_home_test", r'"re:(?:\\+ve|\\bpositive|\\bpos)\\s+home\\s+(?:pregnancy\\s+)?tests?\\b",', ""),
+    # (round 20 added "preg" to the entry)
+    (
+        "dc13_home_test",
+        r'"re:(?:\\+ve|\\bpositive|\\bpos)\\s+home\\s+(?:pregnancy\\s+|preg\\s+)?tests?\\b",',
+        "",
+    ),
     ("dc13_those_match_n1", r"(?:those|these|they|both|the\\s+two)\\s+", r"(?:zz)\\s+"),
     ("dc13_before_change_n1", r"\\bbefore\\s+(?:that|the|this)\\s+", r"\\bzz\\s+(?:that|the|this)\\s+"),
     (

@@ -141,6 +141,9 @@ FLOORS = {
     # 3/66; 2-G: 76/88 / 4/66). Its reviewer's pass came after the first run (on the authors' files merged
     # unread, 77/88 / 3/66) and edited three texts, no label; since read for round 19: C 83/88 / 2/66
     "blind21": {"conflict": (0.94, 0.04)},
+    # blind v22: its one untouched run on round 19, C 74/88 = 0.84 / 5/66 = 0.08 (2-H the same); since read
+    # for round 20: C 86/88 / 1/66
+    "blind22": {"conflict": (0.97, 0.02)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
