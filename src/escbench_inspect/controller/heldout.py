@@ -98,6 +98,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   twenty-second (``docs/blind_halves/author_spec_v23.md``), nine families (the author of lab value and
   explicit contradiction had not finished; one of three files reviewed), frozen before the round-20 work it
   judges.
+- blind half 24 (``detector_heldout_blind24.yaml``, split ``blind24``, ids ``mc_``, issue 22z): the file of
+  v23's fourth author (lab value, explicit contradiction), which arrived after v23 was frozen and round 20
+  committed; not reviewed; its ids renamed by a script, frozen and run once on round 20.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -166,7 +169,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "here", "preg" tests, a trimester, "allo-SCT", a dated miscarriage, a child's routine check, "both say …
   now").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind23|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind24|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -231,6 +234,7 @@ BLIND20_FILE = HERE / "detector_heldout_blind20.yaml"
 BLIND21_FILE = HERE / "detector_heldout_blind21.yaml"
 BLIND22_FILE = HERE / "detector_heldout_blind22.yaml"
 BLIND23_FILE = HERE / "detector_heldout_blind23.yaml"
+BLIND24_FILE = HERE / "detector_heldout_blind24.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -257,6 +261,7 @@ Half = Literal[
     "blind21",
     "blind22",
     "blind23",
+    "blind24",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -285,6 +290,7 @@ SPLIT_PREFIX = {
     "blind21": "l",
     "blind22": "i",
     "blind23": "c",
+    "blind24": "m",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -312,6 +318,7 @@ HALF_TITLES = {
     "blind21": "blind half 21 (conflict only)",
     "blind22": "blind half 22 (conflict only)",
     "blind23": "blind half 23 (conflict only)",
+    "blind24": "blind half 24 (conflict only, v23's late file)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -147,6 +147,9 @@ FLOORS = {
     # blind v23 (untouched, nine families): round 20 (2-I) C 51/72 = 0.71 / 4/54 = 0.07 (round 19: 51/72 /
     # 4/54; 2-H: 50/72 / 4/54) -- the newest figure to quote for C
     "blind23": {"conflict": (0.70, 0.08)},
+    # blind v24 (untouched; v23's late file, lab value and explicit contradiction): round 20 (2-I) C 13/16 /
+    # 4/12 (round 19 and 2-H the same)
+    "blind24": {"conflict": (0.81, 0.34)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -172,6 +175,7 @@ BLIND_SHA256 = {
     "blind21": "e37663684746b1e65427457e540c841df6476851809fcdfd488d816eb808aceb",
     "blind22": "7f59ab7a1d8117f1adb839e32a21cae20a3a1a97eb5af92986afa5db90ca129b",
     "blind23": "5bbf5828356c41e7b0c6aa76221cac5350fce7f00f432acb56900adf1128b60a",
+    "blind24": "19ca48611ad7c742fd17b4f8f4d4bc529c1e2fd586a767a4c64093262b9a5901",
 }
 
 
@@ -232,6 +236,7 @@ BLIND_SPLITS = {
     "blind21": ("l", "BLIND21_FILE"),
     "blind22": ("i", "BLIND22_FILE"),
     "blind23": ("c", "BLIND23_FILE"),
+    "blind24": ("m", "BLIND24_FILE"),
 }
 
 
