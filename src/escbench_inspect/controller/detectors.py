@@ -2065,10 +2065,12 @@ _PRONOUN_AFTER = _compile(
 )
 # issue 22z: a drug named as the heading of its clause ("Aspirin: GP summary 'discontinued'")
 _HEADING_LEAD = _compile(r"\W*$")
+# a drug's amount in mg, micrograms or units, the same wherever a status is read beside it
+_AMOUNT = r"\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)"
 _HEADING_COLON = _compile(
     # round 17: or a spaced dash ("Digoxin - pt says stopped"); round 20: after the drug's dose and frequency
     # ("Clopidogrel 75mg OD - dtr says stopped after 12 mo")
-    r"(?:\s*\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)"
+    rf"(?:\s*{_AMOUNT}"
     r"(?:\s+(?:od|bd|bid|tds|tid|qds|qid|daily|nocte|mane|on|weekly|wkly|once\s+(?:daily|weekly)))?)?"
     r"\s*(?::|\s[-–—]\s)",
     FLAGS,
@@ -2105,11 +2107,11 @@ _FILLS_STOPPED = _compile(
 # issue 22z: an amount before an activity without its drug ("MAR shows 500 mg BD still being given"),
 # and one after it ("EPR order active 500mg BD"): a status of the neighbouring clause's drug
 _AMOUNT_BEFORE = _compile(
-    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\s+(?:(?:od|bd|bid|tds|tid|qds|daily|nocte|mane)\s+)?"
+    rf"\b{_AMOUNT}\s+(?:(?:od|bd|bid|tds|tid|qds|daily|nocte|mane)\s+)?"
     r"(?:(?:still|is|are|was|were|being|as)\s+){0,3}$",  # round 14: "has 500mg BD as current"
     FLAGS,
 )
-_AMOUNT_AFTER = _compile(r"\s*\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\b", FLAGS)
+_AMOUNT_AFTER = _compile(rf"\s*{_AMOUNT}\b", FLAGS)
 # round 14: the words between a drug and the list it is named in ("warfarin among her current medications")
 _AMONG_BEFORE = _compile(r"\s+(?:among|amongst|in|on|under)\s+(?:(?:the|his|her|their|my|its)\s+)?", FLAGS)
 # what a status cue in a clause without a drug refers to: a regimen, a list, a supply (issue 22z round 12:
@@ -2282,23 +2284,27 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
         explained=_optional(spec.explained_cues),
         class_absent=tuple(
             (
-                _compile(
-                    # issue 22y: or had none of it ("hasn't had any insulin for 2 wks")
-                    # round 14: or "taking no anticoagulant"
-                    # round 16: or never started ("never been started on bone protection")
-                    r"\b(?:(?:not\s+on|no|never\s+on|not\s+taking|not\s+prescribed|(?:taking|on|receiving)\s+no"
-                    r"|never\s+(?:been\s+)?(?:started|put)\s+on"
-                    r"|(?:has|have|had)(?:n'?t|\s+not)\s+(?:had|taken|been\s+(?:given|on)|received))"
-                    r"\s+(?:any\s+|an?\s+)?(?:" + _alternation(drug_class.names).pattern + ")"
-                    # round 20: or the whole class held ("all LMWH held from last night ahead of epidural")
-                    rf"|all\s+(?:{_alternation(drug_class.names).pattern})\s+{_CLASS_HELD}"
-                    rf"|{_CLASS_HELD}\s+all\s+(?:{_alternation(drug_class.names).pattern}))",
-                    FLAGS,
-                ),
+                _class_absent(_alternation(drug_class.names).pattern),
                 frozenset(m.lower() for m in drug_class.members),
             )
             for drug_class in spec.drug_classes.values()
         ),
+    )
+
+
+def _class_absent(names: str) -> regex.Pattern:
+    """issue 22w: a source saying the patient is on none of a drug class (``names``, an alternation)."""
+    return _compile(
+        # issue 22y: or had none of it ("hasn't had any insulin for 2 wks")
+        # round 14: or "taking no anticoagulant"
+        # round 16: or never started ("never been started on bone protection")
+        r"\b(?:(?:not\s+on|no|never\s+on|not\s+taking|not\s+prescribed|(?:taking|on|receiving)\s+no"
+        r"|never\s+(?:been\s+)?(?:started|put)\s+on"
+        r"|(?:has|have|had)(?:n'?t|\s+not)\s+(?:had|taken|been\s+(?:given|on)|received))"
+        rf"\s+(?:any\s+|an?\s+)?(?:{names})"
+        # round 20: or the whole class held ("all LMWH held from last night ahead of epidural")
+        rf"|all\s+(?:{names})\s+{_CLASS_HELD}|{_CLASS_HELD}\s+all\s+(?:{names}))",
+        FLAGS,
     )
 
 

@@ -59,7 +59,7 @@ MODULE_MECHANISMS = [
     ("dc14_among_list", "_AMONG_BEFORE", NEVER),
     ("dc14_regimen_status", "_REGIMEN_OBJECT", NEVER),
     # dc14_reaction_caused ("naproxen caused angioedema"): read since round 19 by two mechanisms, see
-    # test_detectors_issue22z_round19.py
+    # test_detectors_issue22z_rounds19_20.py
     ("dc14_allergy_only", "_ONLY_AFTER", regex.compile(r"\s+only\b", FLAGS)),
     ("dc14_rh_heading", "_SIGN_ALONE", NEVER),
     ("dc14_same_sample_value", "_SAME_OCCASION", NEVER),
