@@ -101,6 +101,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 24 (``detector_heldout_blind24.yaml``, split ``blind24``, ids ``mc_``, issue 22z): the file of
   v23's fourth author (lab value, explicit contradiction), which arrived after v23 was frozen and round 20
   committed; not reviewed; its ids renamed by a script, frozen and run once on round 20.
+- blind half 25 (``detector_heldout_blind25.yaml``, split ``blind25``, ids ``zac_``, issue 22z): as the
+  twenty-second, all eleven conflict families (``docs/blind_halves/author_spec_v25.md``; four authors, each
+  file reviewed by a second blind reader), frozen before the round-21 work it judges.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -169,7 +172,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "here", "preg" tests, a trimester, "allo-SCT", a dated miscarriage, a child's routine check, "both say …
   now").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind24|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind25|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -235,6 +238,7 @@ BLIND21_FILE = HERE / "detector_heldout_blind21.yaml"
 BLIND22_FILE = HERE / "detector_heldout_blind22.yaml"
 BLIND23_FILE = HERE / "detector_heldout_blind23.yaml"
 BLIND24_FILE = HERE / "detector_heldout_blind24.yaml"
+BLIND25_FILE = HERE / "detector_heldout_blind25.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -262,6 +266,7 @@ Half = Literal[
     "blind22",
     "blind23",
     "blind24",
+    "blind25",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -291,6 +296,7 @@ SPLIT_PREFIX = {
     "blind22": "i",
     "blind23": "c",
     "blind24": "m",
+    "blind25": "za",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -319,6 +325,7 @@ HALF_TITLES = {
     "blind22": "blind half 22 (conflict only)",
     "blind23": "blind half 23 (conflict only)",
     "blind24": "blind half 24 (conflict only, v23's late file)",
+    "blind25": "blind half 25 (conflict only)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

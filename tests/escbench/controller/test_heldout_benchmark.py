@@ -176,6 +176,7 @@ BLIND_SHA256 = {
     "blind22": "7f59ab7a1d8117f1adb839e32a21cae20a3a1a97eb5af92986afa5db90ca129b",
     "blind23": "5bbf5828356c41e7b0c6aa76221cac5350fce7f00f432acb56900adf1128b60a",
     "blind24": "19ca48611ad7c742fd17b4f8f4d4bc529c1e2fd586a767a4c64093262b9a5901",
+    "blind25": "558c6c7c6681992f67ff31eea29306cdefdbc71aeb29677502f3b4c15e61d331",
 }
 
 
@@ -237,6 +238,7 @@ BLIND_SPLITS = {
     "blind22": ("i", "BLIND22_FILE"),
     "blind23": ("c", "BLIND23_FILE"),
     "blind24": ("m", "BLIND24_FILE"),
+    "blind25": ("za", "BLIND25_FILE"),
 }
 
 
