@@ -1768,7 +1768,8 @@ _RELATIVE = (
 # a month named alone ("was in june"), full names but May (a modal verb)
 _MONTH_ALONE = (
     r"|\b(?:in\s+|as\s+)(?P<m6>january|february|march|april|june|july|august|september|october|november"
-    r"|december)\b"
+    # round 21: not a month with its year ("records his last colonoscopy as March 2021")
+    r"|december)\b(?!,?\s+(?:19|20)\d\d\b)"
 )
 # issue 22z: a day of the month said alone ("was on the 4th", "told us it was the 11th"), not an
 # ordinal of a count ("the 3rd dose", "the 2nd time"): only before a clause's end or a conjunction
@@ -1837,6 +1838,7 @@ _REPORTED_VALUE = _compile(
     # round 15: or written ("the diabetes nurse wrote 84 on my sheet")
     r"\b(?:reads?|reported|reports|says?|said|shows?|showed|gives?|gave|records?|recorded|quotes?|quoted|is|was|of"
     r"|wrote|writes|written|measured|measures|found"  # round 17: "our own laboratory measured 2.6 mg/dL"
+    r"|documents|documented|lists|listed|has"  # round 21: "the transfer note documents 90 ng/L"
     r"|told\s+(?:us|me|them|him|her|the\s+\w+))"  # round 18: "ED told us 118 on the gas"
     r"\s*:?\s*$"
     # issue 22z: a result named as a value ("the app shows tuesday's result as 4.1")
@@ -1913,7 +1915,11 @@ _WEIGHT_BARE = _compile(r"(?<![\w./])" + _WEIGHT_UNIT, FLAGS)
 _WEIGHED_AT = _compile(
     r"(?:\bweigh(?:ed|s|ing)?\s+(?:(?:me|him|her|them|us|the\s+\w+)\s+)?(?:at|as)\s+(?P<amt>\d{1,3}(?:\.\d+)?)\b"
     # or a person's weight on named scales ("i was 49 on the GP's scales")
-    r"|\b(?:i|he|she|they)\s+(?:was|were|am|is|weighed)\s+(?P<amt>\d{1,3}(?:\.\d+)?)\s+on\s+(?:\S+\s+){0,3}?scales?\b)"
+    r"|\b(?:i|he|she|they)\s+(?:was|were|am|is|weighed)\s+(?P<amt>\d{1,3}(?:\.\d+)?)\s+on\s+(?:\S+\s+){0,3}?scales?\b"
+    # round 21: or said of a person in three figures, beyond any age ("on his chart but hes 165, he weighed
+    # himself this morning")
+    r"|\b(?:i'?m|i\s+am|he'?s|she'?s|he\s+is|she\s+is)\s+(?:only\s+|actually\s+|really\s+)?"
+    r"(?P<amt>1[1-9]\d|[2-4]\d\d)\b(?=\s*(?:[,;!]|\.(?!\d)|$|\s+(?:now|today|not|and|but)\b)))"
     r"(?![.,]?\d|\s*[%/])",
     FLAGS,
 )
@@ -1921,6 +1927,12 @@ _WEIGHED_AT = _compile(
 _WEIGHT_CONTEXT = _compile(
     r"\b(?:weigh\w*|weight|wt|scales?|dieti[ct]ian'?s?|(?:ng|peg|enteral|tube)\s+feeds?|refeeding)\b", FLAGS
 )
+
+
+class UnitlessWeight(float):
+    """A weight stated without its unit (round 21: "they weighed me at 66", "hes 165"): kg or lb."""
+
+
 _KG_PER = {"lb": 0.45359237, "pound": 0.45359237, "stone": 6.35029318, "st": 6.35029318}
 # issue 22u: "X vs Y" sets two readings side by side as "but" does ("K+ 6.8 on the lab vs 4.1 on the gas")
 _CLAUSE_SPLIT = _compile(
@@ -1949,6 +1961,7 @@ _IMPLIED_DOSE = _compile(
     r"(?<![\w.])(?P<amt>\d+(?:\.\d+)?)\s*(?P<unit>mg|mcg|micrograms?|µg|g|units?)\b(?!\s*/)", FLAGS
 )
 _WEIGHT_NEAR = _compile(r"\b(?:per\s+kg|/kg|kg)\b", FLAGS)
+_WORKED_OUT = _compile(r"(?:/|\bper\s+)kg\s*(?:=|→|->)\s*$", FLAGS)
 # round 16: a strength said without its unit after taking or being on it ("the letter says i should be on 75",
 # "son adamant he takes 125"), at a clause's end or before a frequency; 10 or more (not a tablet count)
 _BARE_DOSE = _compile(
@@ -1964,7 +1977,8 @@ _MEDICINE_WORD = _compile(
 # plasma", "2 units O neg emergency blood")
 _NOT_A_PRODUCT = (
     r"(?!\s+(?i:red\s+cells|rbcs?|units?|blood|plasma|ffp|platelets|products?|cryo\w*|emergency"
-    r"|uncrossmatched)\b)"
+    # round 21: nor a unit kept for need ("O neg only if needed before resolved")
+    r"|uncrossmatched|only\s+if|if\s+(?:needed|required)|on\s+standby)\b)"
 )
 _BLOOD_GROUP = _compile(
     r"(?<![\w])(?P<abo>AB|A|B|O)\s*(?:(?i:rh)\s*D?\s*|(?i:rhd)\s*)?"
@@ -2064,7 +2078,11 @@ _PRONOUN_AFTER = _compile(
     FLAGS,
 )
 # issue 22z: a drug named as the heading of its clause ("Aspirin: GP summary 'discontinued'")
-_HEADING_LEAD = _compile(r"\W*$")
+# round 21: or after a medicines heading ("Home meds: levothyroxine 75 mcg OD - wife states he ran out")
+_HEADING_LEAD = _compile(
+    r"\W*(?:(?:home|regular|current|usual|admission|discharge|dh|pt'?s?)?\s*(?:meds?|medications?|medicines|dh|rx)\s*[:\-–]\s*)?$",
+    FLAGS,
+)
 # a drug's amount in mg, micrograms or units, the same wherever a status is read beside it
 _AMOUNT = r"\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)"
 _HEADING_COLON = _compile(
@@ -2090,6 +2108,14 @@ _CLASS_HELD = r"(?:held|withheld|stopped|suspended|omitted|discontinued)\b"
 _EXPLAINED_BETWEEN = 3  # round 15: 2 -> 3 ("triage form 'pregnant: yes' vs clerking 'no' - resolved, box …")
 # issue 22z round 12: a standing decision made or signed ("signed it with her doctor last year", "ReSPECT
 # form completed in 2023"): the date is the document's, and the decision stands until revoked
+# round 21: the day a record was written, reported or filled is no earlier value's date ("the discharge
+# summary dated 22/04/2024", "the ultrasound report of 12/03/2024", "(last fill 03/02/2024, #30)")
+_RECORD_DATE = _compile(
+    r"(?:\bdated\s+|\b(?:report|scan|doppler|ultrasound|x-?ray|mri|echo)\s+(?:(?:of|from|on)\s+)?"
+    r"|\b(?:last\s+)?fill(?:ed)?\s+(?:on\s+)?)"
+    rf"(?:{_DATE.pattern})",
+    FLAGS,
+)
 _DOCUMENT_MADE = _compile(
     r"\b(?:signed|completed|filled\s+(?:in|out)|drawn\s+up|witnessed|put\s+in\s+place)\b", FLAGS
 )
@@ -2111,13 +2137,20 @@ _AMOUNT_BEFORE = _compile(
     r"(?:(?:still|is|are|was|were|being|as)\s+){0,3}$",  # round 14: "has 500mg BD as current"
     FLAGS,
 )
+# round 21: a schedule alone after a status ("pt says taking daily", "says still taking them every morning")
+_SCHEDULE_ONLY = _compile(
+    r"(?:(?:it|them|each|every|all)\s+)?(?:daily|every\s+(?:day|morning|night|evening)|od|bd|bid|tds|nocte|mane"
+    r"|regularly|as\s+prescribed|twice\s+(?:a\s+)?daily|once\s+(?:a\s+)?daily)",
+    FLAGS,
+)
 _AMOUNT_AFTER = _compile(rf"\s*{_AMOUNT}\b", FLAGS)
 # round 14: the words between a drug and the list it is named in ("warfarin among her current medications")
 _AMONG_BEFORE = _compile(r"\s+(?:among|amongst|in|on|under)\s+(?:(?:the|his|her|their|my|its)\s+)?", FLAGS)
 # what a status cue in a clause without a drug refers to: a regimen, a list, a supply (issue 22z round 12:
 # "sign-out says continue home dose"; round 14: "still on active GP repeat", "taken off his list")
 _REGIMEN_OBJECT = _compile(
-    r"(?:\s+(?:(?:the|his|her|their|my|its|an?|active|current|regular|gp|hospital|home|own|repeat|usual|same)"
+    # round 21: or the list it stands on ("Still active on GP list")
+    r"(?:\s+(?:on|in)\b)?(?:\s+(?:(?:the|his|her|their|my|its|an?|active|current|regular|gp|hospital|home|own|repeat|usual|same)"
     r"\s+){0,3})?\s*(?:(?!(?:no|not|none|without|any)\b)\w+\s+)?(?:repeat\s+)?(?:repeats?|lists?|prescriptions?|scripts?|meds?|medications?"
     r"|medicines|regimen|prophylaxis|anticoagulation|anticoagulant|supply|supplies|dose|doses|tablets?|tabs|pills"
     r"|injections?|mar|chart|profile)\b",
@@ -2319,8 +2352,10 @@ def _memo(memo: dict, key: tuple, compute: Callable[[str], object]) -> Any:
 
 
 def _clause_facts(clause: str, a: CompiledAttributes) -> tuple[frozenset[str], bool]:
-    """The source cues a clause names, and whether it carries a calendar date."""
-    return frozenset(m.group().lower() for m in a.source.finditer(clause)), _DATE.search(clause) is not None
+    """The source cues a clause names, and whether it carries a calendar date other than the date a
+    record was written or filled on (round 21: "the discharge summary dated 22/04/2024 lists…")."""
+    undated = _RECORD_DATE.sub(" ", clause)
+    return frozenset(m.group().lower() for m in a.source.finditer(clause)), _DATE.search(undated) is not None
 
 
 def _split_at_sources(
@@ -2572,6 +2607,13 @@ _DOSE_GAP = _compile(
     r"(?:(?:status|currently|now)\s*:?\s*)?",
     FLAGS,
 )
+# round 21: the words between two drugs listed together, the first with its dose and schedule
+_LISTED_WITH = _compile(
+    r"\s*(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?)\b)?(?:\s+(?:po|sc|iv|im))?"
+    r"(?:\s+(?:od|bd|bid|tds|tid|qds|daily|nocte|mane|weekly|once\s+(?:a\s+)?(?:daily|weekly|week|day)))?"
+    r"\s*(?:with|and|plus|\+|&)\s+",
+    FLAGS,
+)
 _ENTRY_LEAD = _compile(
     # issue 22z round 12: or "states", "documents", "notes" ("clinic record states lithium discontinued")
     r"(?:^|[:\-–—]|\b(?:shows?|showed|lists?|listed|has|had|records?|recorded|says?|said|reads?|marks?|marked"
@@ -2676,7 +2718,11 @@ def _mentions(
         if not any(s <= drug.start() < e for s, e in dosed):
             add("drug", _drug_key(drug.group("drug")), None, drug.start(), drug.end())
     for amount in _IMPLIED_DOSE.finditer(clause):
-        if any(s <= amount.start() < e for s, e in dosed) or _WEIGHT_NEAR.search(clause):
+        if any(s <= amount.start() < e for s, e in dosed):
+            continue
+        # a clause that speaks of a weight states no dose without its drug, unless one worked out from a dose
+        # per kg (round 21: "ED prescribing sheet 1mg/kg = 80mg SC BD")
+        if _WEIGHT_NEAR.search(clause) and not _WORKED_OUT.search(clause, 0, amount.start()):
             continue
         unit = amount.group("unit").lower().rstrip("s") if amount.group("unit").lower() != "mcg" else "mcg"
         value = float(amount.group("amt")) * _tablet_multiplier(clause, amount.start(), amount.end())
@@ -2788,8 +2834,8 @@ def _mentions(
             if not any(v.start() <= w.start() < v.end() for v in weights)
         ]
     if weight_context and not weights:
-        for w in _WEIGHED_AT.finditer(clause):  # issue 22z round 12: "they weighed me at 66" (kg)
-            add("weight", "weight", float(w.group("amt")), w.start(), w.end())
+        for w in _WEIGHED_AT.finditer(clause):  # issue 22z round 12: "they weighed me at 66"
+            add("weight", "weight", UnitlessWeight(w.group("amt")), w.start(), w.end())
     for w in weights:
         unit = w.group("unit").lower().rstrip("s")
         kg = float(w.group("amt")) * next((f for u, f in _KG_PER.items() if unit.startswith(u)), 1.0)
@@ -3033,8 +3079,12 @@ def _status_mentions(
                     start, end = cue.start(), after_pronoun.end()
                 elif status == "active" and _AMOUNT_AFTER.match(clause, cue.end()):
                     start, end = cue.start(), cue.end()  # issue 22z: "EPR order active 500mg BD"
-                elif _SAYS_RIGHT_BEFORE.search(clause, 0, cue.start()) and not rest:
-                    start, end = cue.start(), cue.end()  # issue 22z round 13: "letter says continue,"
+                elif _SAYS_RIGHT_BEFORE.search(clause, 0, cue.start()) and (
+                    not rest or _SCHEDULE_ONLY.fullmatch(rest)
+                ):
+                    # issue 22z round 13: "letter says continue,"; round 21: with its schedule alone ("pt
+                    # says taking daily")
+                    start, end = cue.start(), cue.end()
                 elif cue_status != status and not rest:
                     start, end = cue.start(), cue.end()  # issue 22z: "pt and own supply - not taking"
                 elif status == "active" and _AMOUNT_BEFORE.search(clause, 0, cue.start()):
@@ -3058,10 +3108,18 @@ def _status_mentions(
                 span = (offset + start, offset + end)
                 extra.append(Mention("medication_status", IMPLIED, cue_status, index, *span, True))
                 continue
-            key = _drug_key(target.group("drug"))
-            if key in found and found[key][0] == "stopped":
-                continue
-            found[key] = (cue_status, min(cue.start(), target.start()), max(cue.end(), target.end()))
+            # round 21: and the drugs listed with it before the status ("lists methotrexate 15 mg once weekly
+            # with folic acid 5 mg as ongoing treatment")
+            listed = [target]
+            while (k := drugs.index(listed[-1])) > 0 and target.end() <= cue.start():
+                if not _LISTED_WITH.fullmatch(clause, drugs[k - 1].end(), drugs[k].start()):
+                    break
+                listed.append(drugs[k - 1])
+            for drug in listed:
+                key = _drug_key(drug.group("drug"))
+                if key in found and found[key][0] == "stopped":
+                    continue
+                found[key] = (cue_status, min(cue.start(), drug.start()), max(cue.end(), drug.end()))
     if _FILLS_STOPPED.search(clause):  # issue 22z: "last dispensed 11/2023, no fills since" is a stop
         found = {key: ("stopped", s, e) for key, (_, s, e) in found.items()}
     return [
@@ -3095,7 +3153,12 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
     if m.attribute == "lab_value":
         return _labs_differ(m, n, tolerance, units or {})
     if m.attribute == "weight":
-        return abs(m.value - n.value) > tolerance * max(m.value, n.value)  # type: ignore[operator]
+        readings = [(m.value, n.value)]
+        # round 21: a weight without its unit differs only if it differs read in kg and read in lb
+        if isinstance(m.value, UnitlessWeight) != isinstance(n.value, UnitlessWeight):
+            bare, other = (m.value, n.value) if isinstance(m.value, UnitlessWeight) else (n.value, m.value)
+            readings.append((bare * _KG_PER["lb"], other))  # type: ignore[operator]
+        return all(abs(u - v) > tolerance * max(u, v) for u, v in readings)  # type: ignore[operator]
     if m.attribute == "date":
         return _dates_differ(m.value, n.value)  # type: ignore[arg-type]
     if m.attribute == "gestation":
@@ -3420,10 +3483,14 @@ def _heading_items(
     return out
 
 
-def _states_another(mentions: list[Mention], clause: int, key: str | None) -> bool:
+def _states_another(mentions: list[Mention], clause: int, attribute: str, key: str | None) -> bool:
     """round 20: the clause states a value of something other than ``key``, so a verdict in it is that value's
-    ("… pt's dosette has 7.5mg wkly. Folic acid 5mg wkly on both." does not close the methotrexate doses)."""
-    return key is not None and any(o.clause == clause and o.key != key and not o.implied for o in mentions)
+    ("… pt's dosette has 7.5mg wkly. Folic acid 5mg wkly on both." does not close the methotrexate doses);
+    round 21: of the same attribute ("… ward K+ 4.4 - spironolactone stopped by GP, so lower value expected"
+    names the cause)."""
+    return key is not None and any(
+        o.clause == clause and o.attribute == attribute and o.key != key and not o.implied for o in mentions
+    )
 
 
 def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Mention]]:
@@ -3486,6 +3553,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         """Either clause speaks of history, unless both speak of the same past event in the same words
         ("birth wt 3.4kg on the postnatal letter, birth wt on the drug chart 2.9kg"; issue 22z)."""
         first, second = historic_for(attribute, i), historic_for(attribute, j)
+        if flagged(_SAME_OCCASION, i) or flagged(_SAME_OCCASION, j):
+            return False  # round 21: "birth wt 3.42 kg …; NICU admission wt 2.84 kg (same day, 40 min later)"
         return (first or second) and not (first and second and history_words(i) == history_words(j))
 
     def explains(k: int) -> bool:
@@ -3496,7 +3565,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         clause = clause_text[k].lstrip()
         return any(not _ASKED_BEFORE.search(clause, 0, cue.start()) for cue in a.explained.finditer(clause))
 
-    def framed_as_change(i: int, j: int, key: str | None = None) -> bool:
+    def framed_as_change(i: int, j: int, attribute: str = "", key: str | None = None) -> bool:
         """Either clause frames the difference as a change or explains it, the clause right after the
         second gives the verdict (issue 22u: "GP record states 5 mg OD. Consistent."), or a clause
         between two close ones explains it (issue 22z: "4.2kg on one form and 6.2kg on the other, the
@@ -3506,7 +3575,11 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             or changed(j)
             or explains(i)
             or explains(j)
-            or (j + 1 < len(spans) and explains(j + 1) and not _states_another(mentions, j + 1, key))
+            or (
+                j + 1 < len(spans)
+                and explains(j + 1)
+                and not _states_another(mentions, j + 1, attribute, key)
+            )
             or (j - i <= _EXPLAINED_BETWEEN and any(explains(k) for k in range(i + 1, j)))
         )
 
@@ -3585,7 +3658,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                     continue
             elif not (sources[i] or sources[j]) or (sources[i] and sources[i] == sources[j]):
                 continue
-            if framed_as_change(i, j, m.key) or documented_elsewhere(m, n):
+            if framed_as_change(i, j, m.attribute, m.key) or documented_elsewhere(m, n):
                 continue
             if m.attribute in a.spec.history_only and (in_force_history(i) or in_force_history(j)):
                 continue  # issue 22s: a code status "during his 2022 admission" is that admission's

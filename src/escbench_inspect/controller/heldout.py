@@ -171,6 +171,16 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   weight, HemoCue, a drug chart signed at a time, "still have", a repeat issued lately, an active problem, hCG
   "here", "preg" tests, a trimester, "allo-SCT", a dated miscarriage, a child's routine check, "both say …
   now").
+- development half 19 (``detector_heldout_dev19.yaml``, split ``dev``, issue 22z round 21): the conflict
+  mechanisms the twenty-third and twenty-fourth blind halves' misses and false positives showed (the date a
+  record was written or filled, a month with its year, a value a record "documents", a status with its
+  schedule alone, a status "on" a list, a medicines heading, drugs listed
+  together, a weight without its unit or said of a person, two weights of one occasion, a dose worked out per
+  kg, ICE, a cause named for a changed value, a unit of blood kept for
+  need; "get this sorted", "full cardiopulmonary resuscitation", a pregnancy status field, "pregnancy
+  excluded", hCG below 5 IU/L, a "+" between tests, "nil allergies", a supply run out, "hasn't taken", "is
+  on", "superseded", "there's no difference", "they say the same", a lower value expected, weak D, delivered
+  in a month, the original booking, "same as always", "before resolved").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind25|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -215,6 +225,7 @@ DEV15_FILE = HERE / "detector_heldout_dev15.yaml"
 DEV16_FILE = HERE / "detector_heldout_dev16.yaml"
 DEV17_FILE = HERE / "detector_heldout_dev17.yaml"
 DEV18_FILE = HERE / "detector_heldout_dev18.yaml"
+DEV19_FILE = HERE / "detector_heldout_dev19.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -501,6 +512,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV16_FILE).items,
         *load_heldout(DEV17_FILE).items,
         *load_heldout(DEV18_FILE).items,
+        *load_heldout(DEV19_FILE).items,
         *paraphrase_items(),
     ]
 
