@@ -1404,6 +1404,8 @@ def _value_hits(
         window = text[match.end() : match.end() + _VALUE_GAP]
         cut = _SENTENCE_END.search(window)
         window = window[: cut.start()] if cut else window
+        # round 22: a date is no measured number ("Sodium on 3 March 139 mmol/L"): blanked, offsets kept
+        window = _DATE.sub(lambda date: " " * len(date.group()), window)
         number = _NUMBER.search(window)
         if not number:
             continue
@@ -1753,7 +1755,8 @@ _WEEKDAY = (
     r"|\b(?P<wd>"
     + "|".join(_WEEKDAYS)
     # round 14: not before the date it heads ("Thurs 1/6"); round 15: nor its day ("Thurs 7th")
-    + r")s?\b(?!\.?\s+\d{1,2}(?:/\d|st\b|nd\b|rd\b|th\b))"
+    # round 22: nor before "the" and its day ("tuesday the 12th")
+    + r")s?\b(?!\.?\s+(?:the\s+)?\d{1,2}(?:/\d|st\b|nd\b|rd\b|th\b))"
     # issue 22w: a capitalised three-letter weekday ("pt says Tues AM, wife says Mon PM"), not "Sat 94%"
     + r"|\b(?-i:(?P<wd3>Mon|Tue|Wed|Thu|Fri|Sat|Sun))\b(?![\s:]*\d)"
 )
@@ -1777,7 +1780,8 @@ _DAY_ALONE = (
     r"|\bthe\s+(?P<d7>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)\b"
     r"(?=\s*(?:[,.;:)!?]|$)|\s+(?:but|and|or|not|at|so|when|which|per|according|instead)\b)"
     # round 15: or after its weekday ("fell Thurs 7th", "went down Mon 4th")
-    r"|\b(?i:mon|tues?|wed|weds|thu|thurs|fri|sat|sun)(?i:day)?\.?\s(?P<d7>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)\b"
+    # round 22: the whole name of each weekday ("the fall was wednesday 5th", "saturday 9th")
+    r"|\b(?i:mon|tues?|wed(?:nes)?|weds|thu|thurs|fri|sat(?:ur)?|sun)(?i:day)?\.?\s(?P<d7>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)\b"
 )
 _DATE_STATED = _compile(_DATE_COARSE.pattern + _WEEKDAY + _MONTH_ALONE + _DAY_ALONE, FLAGS)
 _DATE_EVENT = _compile(_DATE_COARSE.pattern + _WEEKDAY + _RELATIVE + _MONTH_ALONE + _DAY_ALONE, FLAGS)
@@ -1839,6 +1843,8 @@ _REPORTED_VALUE = _compile(
     r"\b(?:reads?|reported|reports|says?|said|shows?|showed|gives?|gave|records?|recorded|quotes?|quoted|is|was|of"
     r"|wrote|writes|written|measured|measures|found"  # round 17: "our own laboratory measured 2.6 mg/dL"
     r"|documents|documented|lists|listed|has"  # round 21: "the transfer note documents 90 ng/L"
+    # round 22: the second of "reported as 1.1 mg/dL by the outside laboratory and as 212 µmol/L"
+    r"|(?<=^\s*)as"
     r"|told\s+(?:us|me|them|him|her|the\s+\w+))"  # round 18: "ED told us 118 on the gas"
     r"\s*:?\s*$"
     # issue 22z: a result named as a value ("the app shows tuesday's result as 4.1")
@@ -1863,7 +1869,9 @@ _SIDE_ALONE = _compile(
     r"|\b(?:my|his|her|their|the)\s+(?P<side4>left|right)\s+one\b"
     # issue 22y: a record that has the part "as the left" ("handover sheet has the swollen calf as the left")
     r"|(?<=\b(?:has|have|had|lists?|listed|records?|recorded|puts?|marks?|marked|documents?|documented)\b"
-    r"[^.;,]{0,30}\bas\s+the\s+)(?P<side5>left|right)\b)",
+    r"[^.;,]{0,30}\bas\s+the\s+)(?P<side5>left|right)\b"
+    # round 22: "on the R" at a statement's end ("Pt says her axillary node clearance was on the R.")
+    r"|on\s+the\s+(?-i:(?P<side6>[LR]))\b(?=\s*(?:[.;,)!?]|$)))",
     FLAGS,
 )
 # issue 22y: the ophthalmic abbreviations of a side, upper case ("dense cataract in the LE")
@@ -1925,7 +1933,10 @@ _WEIGHED_AT = _compile(
 )
 # round 20: or a feed or a dietitian's plan, which run on a weight ("NG feed rate based on dietitian's 48 kg")
 _WEIGHT_CONTEXT = _compile(
-    r"\b(?:weigh\w*|weight|wt|scales?|dieti[ct]ian'?s?|(?:ng|peg|enteral|tube)\s+feeds?|refeeding)\b", FLAGS
+    r"\b(?:weigh\w*|weight|wt|scales?|dieti[ct]ian'?s?|(?:ng|peg|enteral|tube)\s+feeds?|refeeding)\b"
+    # round 22: or a person said to be so many kg or lb ("says my son is 18 kg but he was 14.5 kg")
+    r"|\b(?:is|was|am|are|were|he'?s|she'?s|i'?m)\s+\d{1,3}(?:\.\d+)?\s*(?:kgs?|lbs?|pounds)\b",
+    FLAGS,
 )
 
 
@@ -2021,8 +2032,17 @@ _INSTEAD_BEFORE = _compile(
 _RECENT = _compile(
     r"\b(?:(?:[1-9]|1[0-4]|one|two|three|four|five|six|seven|a\s+few|few)\s+days?\s+ago|yesterday"
     r"|last\s+night|(?:this|last)\s+week|(?:a|one|1)\s+(?:week|wk)\s+ago"
+    # round 22: or two or three weeks ago (a child's weight at the GP "3 weeks ago" against a clinic letter's)
+    r"|(?:2|3|two|three)\s+(?:weeks|wks)\s+ago"
     # issue 22z round 12: UK chart shorthand for days ("clinic 2/7 ago": two days; "1/52 ago": a week)
     r"|[1-9]\s*/\s*7\s+ago|1\s*/\s*52\s+ago)\b",
+    FLAGS,
+)
+# round 22: a weight said to be stable over a past span is today's ("weighed 86 kg … today and reports that
+# her weight has been stable for the last year")
+_STABLE = _compile(
+    r"\b(?:stable|unchanged|steady|the\s+same)\s+(?:for|over|during|in)\s+(?:the\s+)?(?:last|past)\s+(?:\w+\s+)?"
+    r"(?:years?|months?|weeks?)\b",
     FLAGS,
 )
 # issue 22y: a gestational age stated now, in weeks(+days): "14 weeks pregnant", "32+4/40", "a gestation
@@ -2112,7 +2132,7 @@ _EXPLAINED_BETWEEN = 3  # round 15: 2 -> 3 ("triage form 'pregnant: yes' vs cler
 # summary dated 22/04/2024", "the ultrasound report of 12/03/2024", "(last fill 03/02/2024, #30)")
 _RECORD_DATE = _compile(
     r"(?:\bdated\s+|\b(?:report|scan|doppler|ultrasound|x-?ray|mri|echo)\s+(?:(?:of|from|on)\s+)?"
-    r"|\b(?:last\s+)?fill(?:ed)?\s+(?:on\s+)?)"
+    r"|\b(?:last\s+)?(?:community\s+)?fill(?:ed)?\s+(?:on\s+)?\(?)"
     rf"(?:{_DATE.pattern})",
     FLAGS,
 )
@@ -2137,10 +2157,12 @@ _AMOUNT_BEFORE = _compile(
     r"(?:(?:still|is|are|was|were|being|as)\s+){0,3}$",  # round 14: "has 500mg BD as current"
     FLAGS,
 )
-# round 21: a schedule alone after a status ("pt says taking daily", "says still taking them every morning")
+# round 21: a schedule alone after a status ("pt says taking daily", "says still taking them every morning");
+# round 22: or the time since ("Pt says not used since Jan", "med rec says HELD since CT contrast this am")
 _SCHEDULE_ONLY = _compile(
     r"(?:(?:it|them|each|every|all)\s+)?(?:daily|every\s+(?:day|morning|night|evening)|od|bd|bid|tds|nocte|mane"
-    r"|regularly|as\s+prescribed|twice\s+(?:a\s+)?daily|once\s+(?:a\s+)?daily)",
+    r"|regularly|as\s+prescribed|twice\s+(?:a\s+)?daily|once\s+(?:a\s+)?daily)"
+    r"|since\s+[\w/ ]{1,30}",
     FLAGS,
 )
 _AMOUNT_AFTER = _compile(rf"\s*{_AMOUNT}\b", FLAGS)
@@ -2598,7 +2620,8 @@ def _allergen_key(match: regex.Match, a: CompiledAttributes) -> str:
 
 
 _DOSE_GAP = _compile(
-    r"\s*(?:[-–:]\s*)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?"
+    # round 22: and its form ("warfarin 3 mg tabs dispensed 02/05")
+    r"\s*(?:[-–:]\s*)?(?:\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b\s*)?(?:(?:tabs?|tablets?|caps(?:ules)?)\s+)?"
     # issue 22z: and its frequency ("GP list shows ramipril 5 mg OD active")
     # issue 22z round 13: or a comma after the frequency ("clopidogrel 75 mg OD, active")
     r"(?:(?:sc|iv|po|im|pr|sl|s/c|inh|neb)\s+)?(?:(?:od|bd|bid|tds|tid|qds|qid|daily|nocte|mane|on|prn)[\s,]+)?"
@@ -2806,7 +2829,9 @@ def _mentions(
                 # list does not know ("urea 6.2 mmol/L")
                 before = clause[: m.start()]
                 if _REPORTED_VALUE.search(before) or _SAME_OCCASION.search(before):
-                    add("lab_value", IMPLIED, (float(m.group("value")), m.group("unit").lower()), *m.span())
+                    unit = m.group("unit").lower()
+                    key = _one_analyte_before(before, unit, a)
+                    add("lab_value", key, (float(m.group("value")), unit), *m.span())
                     named_lab = True
         if not named_lab:  # issue 22u: a bare number a source reports ("the letter they sent says 138")
             for m in _BARE_NUMBER.finditer(clause):
@@ -2848,8 +2873,10 @@ def _mentions(
         add("side", a.part_group[s.group("part").lower()], _SIDE_NAMES.get(side, side), s.start(), s.end())
     for s in _SIDE_ALONE.finditer(clause):
         if not any(t.start() <= s.start() < t.end() for t in sides):
-            side = next(s.group(g) for g in ("side", "side2", "side3", "side4", "side5") if s.group(g))
-            add("side", IMPLIED, side.lower(), *s.span())
+            side = next(
+                s.group(g) for g in ("side", "side2", "side3", "side4", "side5", "side6") if s.group(g)
+            )
+            add("side", IMPLIED, _SIDE_NAMES.get(side.lower(), side.lower()), *s.span())
     for g in _GESTATION.finditer(clause):
         add("gestation", "gestation", gestation_weeks(g), *g.span())
         if not any(
@@ -2980,6 +3007,14 @@ _ANALYTE_GAP = _compile(r"[^\d,;:()\[\]=]{1,50}", FLAGS)
 _ANALYTE_GAP_WORDS = 6
 
 
+def _one_analyte_before(before: str, unit: str, a: CompiledAttributes) -> str:
+    """The one analyte named before a value, if the value's unit is one of its units, else IMPLIED (round 22:
+    "Her creatinine on the split sample of 3 March was reported as 1.1 mg/dL")."""
+    names = list(a.lab_name.finditer(before)) if a.lab_name is not None else []
+    key = a.lab_key[names[0].group("analyte").lower()] if len(names) == 1 else IMPLIED
+    return key if unit in a.spec.lab_units.get(key, {}) else IMPLIED
+
+
 def _analyte_then_value(clause: str, a: CompiledAttributes, add: Callable[..., None]) -> bool:
     """The one analyte a clause names, and the one value with a unit of that analyte a few words after
     it; returns whether one was read."""
@@ -3085,7 +3120,7 @@ def _status_mentions(
                     # issue 22z round 13: "letter says continue,"; round 21: with its schedule alone ("pt
                     # says taking daily")
                     start, end = cue.start(), cue.end()
-                elif cue_status != status and not rest:
+                elif cue_status != status and (not rest or _SCHEDULE_ONLY.fullmatch(rest)):
                     start, end = cue.start(), cue.end()  # issue 22z: "pt and own supply - not taking"
                 elif status == "active" and _AMOUNT_BEFORE.search(clause, 0, cue.start()):
                     start, end = cue.start(), cue.end()  # issue 22z: "MAR shows 500 mg BD still being given"
@@ -3179,7 +3214,9 @@ _SAME_OCCASION = _compile(
     # round 18: or one study, procedure or set of bloods ("on the same Doppler of 3 April", "the same set")
     r"|scan|doppler|ultrasound|x-?ray|film|study|procedure|operation|op|set|gas|run)\b"
     r"|\bat\s+the\s+same\s+time\b|\bsimultaneous(?:ly)?\b|\bsame[\s-]+day\b"
-    r"|\b(?:drawn|taken|sent|collected)\s+together\b",
+    r"|\b(?:drawn|taken|sent|collected)\s+together\b"
+    # round 22: one sample split between two laboratories
+    r"|\bsplit\s+samples?\b",
     FLAGS,
 )
 
@@ -3203,6 +3240,7 @@ _CHANGE_NOT_MADE = _compile(
     r"\s*(?:[\w-]+\s+)?(?:not\s+(?:given|done|made|started|actioned|yet\s+made)|withheld|held|on\s+hold)\b",
     FLAGS,
 )
+_LATEST = _compile(r"\b(?:most\s+recent|latest|newest|subsequent|since\s+then)\b", FLAGS)
 _OTHER_EVENT = _compile(r"\b(?:previous|prior|earlier|old|first|preceding|before\s+that)\b", FLAGS)
 
 
@@ -3538,7 +3576,9 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         """The clause speaks of history; for a weight, a measurement of the last fortnight does not."""
         if a.history is None:
             return False
-        clause = _RECENT.sub(" ", clause_text[i]) if attribute == "weight" else clause_text[i]
+        clause = (
+            _STABLE.sub(" ", _RECENT.sub(" ", clause_text[i])) if attribute == "weight" else clause_text[i]
+        )
         return a.history.search(clause) is not None
 
     def in_force_history(i: int) -> bool:
@@ -3650,6 +3690,12 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 continue
             if m.key == "last_menstrual_period" and _one_cycle_apart(m.value, n.value):  # type: ignore[arg-type]
                 continue  # issue 22z round 12: the LMPs of two visits a menstrual cycle apart
+            if (
+                m.attribute == "date"
+                and m.clause != n.clause
+                and _LATEST.search(clause_text[max(m.clause, n.clause)])
+            ):
+                continue  # round 22: a later event ("Td 2009 …; most recent Tdap 22/08/2023")
             if (m.implied or n.implied) and not _neighbours(m.clause, n.clause, occupied):
                 continue  # a dose without its drug is compared only with the next clause
             i, j = m.clause, n.clause

@@ -181,6 +181,15 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   excluded", hCG below 5 IU/L, a "+" between tests, "nil allergies", a supply run out, "hasn't taken", "is
   on", "superseded", "there's no difference", "they say the same", a lower value expected, weak D, delivered
   in a month, the original booking, "same as always", "before resolved").
+- development half 20 (``detector_heldout_dev20.yaml``, split ``dev``, issue 22z round 22): the conflict
+  mechanisms the twenty-fifth blind half's misses and false positives showed (a fill date in brackets, a
+  weekday before "the" and its day and every weekday's whole name, a split sample, a value reported "as"
+  after a first, the one analyte named before a value, a drug's form before its
+  status, a status with the time since, "on the R", a weight stable over a past span or two or three weeks
+  old, a person said to be so many kg, a later event; a stop date, "shouldn't be on it", "not used", an entry
+  on a current list, wanting to be resuscitated, a record that "has" her pregnant, "isn't pregnant", a
+  decision rescinded, a mismatch corrected by a team or clarified, a value after a drug was stopped, both
+  documents saying the same, the referral and the examination, discharge papers and the ER as sources).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind25|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -226,6 +235,7 @@ DEV16_FILE = HERE / "detector_heldout_dev16.yaml"
 DEV17_FILE = HERE / "detector_heldout_dev17.yaml"
 DEV18_FILE = HERE / "detector_heldout_dev18.yaml"
 DEV19_FILE = HERE / "detector_heldout_dev19.yaml"
+DEV20_FILE = HERE / "detector_heldout_dev20.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -513,6 +523,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV17_FILE).items,
         *load_heldout(DEV18_FILE).items,
         *load_heldout(DEV19_FILE).items,
+        *load_heldout(DEV20_FILE).items,
         *paraphrase_items(),
     ]
 

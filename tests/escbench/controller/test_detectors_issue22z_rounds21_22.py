@@ -1,8 +1,9 @@
-"""Issue 22z round 21 (conflict): the mechanisms the twenty-third and twenty-fourth blind halves' misses and
-false positives showed, read on this project's own wording (``detector_heldout_dev19.yaml``, whose items are
-also read one by one with the other C development items in ``test_detectors_issue22u_conflict.py``). Each
-mechanism is then taken out -- a module pattern replaced by the one before it or by one that never matches, or
-one lexicon entry deleted from a copy of the lexicon -- and its item must flip."""
+"""Issue 22z rounds 21-22 (conflict): the mechanisms the twenty-third to twenty-fifth blind halves' misses and
+false positives showed, read on this project's own wording (``detector_heldout_dev19.yaml``, round 21, and
+``detector_heldout_dev20.yaml``, round 22, whose items are also read one by one with the other C development
+items in ``test_detectors_issue22u_conflict.py``). Each mechanism is then taken out -- a module pattern
+replaced by the one before it or by one that never matches, a helper by one that reads nothing, or one lexicon
+entry deleted from a copy of the lexicon -- and its item must flip."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ import regex
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
 
-DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV19_FILE).items}
+# round 21's items (dc21_*) and round 22's (dc22_*)
+DEV_FILES = (heldout.DEV19_FILE, heldout.DEV20_FILE)
+DEV = {i.id: i for path in DEV_FILES for i in heldout.load_heldout(path).items}
 NEVER = regex.compile(r"(?!)")
 FLAGS = regex.IGNORECASE | regex.VERSION1
 
@@ -24,6 +27,29 @@ def _without(pattern: regex.Pattern, added: str) -> regex.Pattern:
     assert pattern.pattern.count(added) == 1, added
     return regex.compile(pattern.pattern.replace(added, "", 1), pattern.flags)
 
+
+# the patterns as they were before round 22
+RECORD_DATE_ROUND_21 = regex.compile(
+    detectors._RECORD_DATE.pattern.replace(r"(?:community\s+)?", "", 1).replace(
+        r"(?:on\s+)?\(?)", r"(?:on\s+)?)", 1
+    ),
+    detectors._RECORD_DATE.flags,
+)
+THE_DAY = r"(?:the\s+)?"
+WHOLE_WEEKDAYS = (r"wed(?:nes)?|weds|thu|thurs|fri|sat(?:ur)?|sun", r"wed|weds|thu|thurs|fri|sat|sun")
+SAME_OCCASION_ROUND_21 = _without(detectors._SAME_OCCASION, r"|\bsplit\s+samples?\b")
+REPORTED_AS_ROUND_21 = _without(detectors._REPORTED_VALUE, r"|(?<=^\s*)as")
+DOSE_GAP_ROUND_21 = _without(detectors._DOSE_GAP, r"(?:(?:tabs?|tablets?|caps(?:ules)?)\s+)?")
+SCHEDULE_ONLY_ROUND_21 = _without(detectors._SCHEDULE_ONLY, r"|since\s+[\w/ ]{1,30}")
+SIDE_ALONE_ROUND_21 = regex.compile(
+    detectors._SIDE_ALONE.pattern.replace(r"on\s+the\s+(?-i:(?P<side6>[LR]))", r"(?!)(?P<side6>x)", 1),
+    detectors._SIDE_ALONE.flags,
+)
+RECENT_ROUND_21 = _without(detectors._RECENT, r"|(?:2|3|two|three)\s+(?:weeks|wks)\s+ago")
+WEIGHT_CONTEXT_ROUND_21 = _without(
+    detectors._WEIGHT_CONTEXT,
+    r"|\b(?:is|was|am|are|were|he'?s|she'?s|i'?m)\s+\d{1,3}(?:\.\d+)?\s*(?:kgs?|lbs?|pounds)\b",
+)
 
 # the patterns as they were before round 21
 MONTH_WITH_YEAR = r"(?!,?\s+(?:19|20)\d\d\b)"
@@ -51,13 +77,15 @@ def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
     return detect(DEV[item_id].text, lexicon).conflict
 
 
-def test_dev19_is_conflict_in_the_dev_half_with_paired_near_misses() -> None:
-    assert set(DEV) <= {i.id for i in heldout.half_items("dev")}
-    assert all(i.detector == "conflict" for i in DEV.values())
-    assert {"agreement", "resolved", "documented_change", "dated_history"} <= {i.kind for i in DEV.values()}
-    for item in DEV.values():  # a positive has its near miss in the same words but the fact
+@pytest.mark.parametrize("path", DEV_FILES, ids=lambda p: p.name)
+def test_dev_files_are_conflict_in_the_dev_half_with_paired_near_misses(path: object) -> None:
+    items = {i.id: i for i in heldout.load_heldout(path).items}  # type: ignore[arg-type]
+    assert set(items) <= {i.id for i in heldout.half_items("dev")}
+    assert all(i.detector == "conflict" for i in items.values())
+    assert {"agreement", "resolved", "documented_change", "dated_history"} <= {i.kind for i in items.values()}
+    for item in items.values():  # a positive has its near miss in the same words but the fact
         if item.label == "positive":
-            assert f"{item.id}_n1" in DEV, item.id
+            assert f"{item.id}_n1" in items, item.id
 
 
 # (the item, the module name behind its mechanism, what replaces it)
@@ -74,6 +102,17 @@ MODULE_MECHANISMS = [
     ("dc21_birth_same_day", "_SAME_OCCASION", NEVER),
     ("dc21_worked_out_dose", "_WORKED_OUT", NEVER),
     ("dc21_before_resolved_n1", "_BLOOD_GROUP", BLOOD_GROUP_ROUND_20),
+    ("dc22_fill_in_brackets", "_RECORD_DATE", RECORD_DATE_ROUND_21),
+    ("dc22_split_sample", "_SAME_OCCASION", SAME_OCCASION_ROUND_21),
+    ("dc22_split_sample", "_REPORTED_VALUE", REPORTED_AS_ROUND_21),
+    ("dc22_split_sample", "_one_analyte_before", lambda *_: detectors.IMPLIED),
+    ("dc22_latest_n1", "_LATEST", NEVER),
+    ("dc22_on_the_r", "_SIDE_ALONE", SIDE_ALONE_ROUND_21),
+    ("dc22_form_before_status", "_DOSE_GAP", DOSE_GAP_ROUND_21),
+    ("dc22_since", "_SCHEDULE_ONLY", SCHEDULE_ONLY_ROUND_21),
+    ("dc22_stable_weight", "_STABLE", NEVER),
+    ("dc22_weeks_ago", "_RECENT", RECENT_ROUND_21),
+    ("dc22_person_in_kg", "_WEIGHT_CONTEXT", WEIGHT_CONTEXT_ROUND_21),
 ]
 
 
@@ -96,6 +135,22 @@ def test_a_month_with_its_year_keeps_the_year(monkeypatch: pytest.MonkeyPatch, f
     for name in ("_DATE_STATED", "_DATE_EVENT"):
         monkeypatch.setattr(detectors, name, _without(getattr(detectors, name), MONTH_WITH_YEAR))
     assert not fires("dc21_month_with_year")
+
+
+@pytest.mark.parametrize(("old", "new"), [(THE_DAY, ""), WHOLE_WEEKDAYS], ids=["the-day", "whole-weekday"])
+def test_a_weekday_with_its_day_reads_the_day(
+    old: str, new: str, monkeypatch: pytest.MonkeyPatch, fresh_memo: None
+) -> None:
+    """ "fell on monday the 3rd" and "the fall was wednesday 5th" are days of the month: round 22 reads the
+    day after "the" and after every weekday's whole name; without either the dates share nothing."""
+    assert fires("dc22_weekday_the_day")
+    for name in ("_DATE_STATED", "_DATE_EVENT"):
+        pattern = getattr(detectors, name)
+        assert pattern.pattern.count(old) == 1, old
+        monkeypatch.setattr(
+            detectors, name, regex.compile(pattern.pattern.replace(old, new, 1), pattern.flags)
+        )
+    assert not fires("dc22_weekday_the_day")
 
 
 def test_a_bare_weight_reads_in_kg_and_in_lb(fresh_memo: None) -> None:
@@ -141,6 +196,24 @@ LEXICON_ENTRIES = [
     ("dc21_preg_excluded", r"(?:excluded|ruled\\s+out)\\b", r"zz\\b"),
     ("dc21_hcg_below_five", r"(?:<\\s*[1-5]|[0-4](?:\\.\\d+)?)(?!\\d|[.,]\\d)", r"zz"),
     ("dc21_test_plus_join", r"\\+(?:ve\\b|(?!\\s*[a-zβ])))", r"\\+(?:ve\\b)?)"),
+    ("dc22_stop_date", r'stop_date: ["re:\\b(?:stop|', r'stop_date: ["re:\\b(?:zz|'),
+    ("dc22_shouldnt_be_on", r"(?:shouldn'?t|shouldnt|should\\s+not|", r"(?:zz|"),
+    ("dc22_not_used", r"\\bnot\\s+(?:been\\s+)?(?:used|using)", r"\\bzz"),
+    ("dc22_on_current_list", r"(?:gp|repeat|current|active|practice|surgery)\\s+(?:med", r"zz\\s+(?:med"),
+    ("dc22_wants_resus", r"\\bwants?\\s+to\\s+be\\s+res+us+", r"\\bzz\\s+res+us+"),
+    ("dc22_has_pregnant", "|says|reads|has|have)", "|says|reads)"),
+    ("dc22_discharge_papers", r'"papers/paperwork", "re:(?-i:\\bER\\b)",', ""),
+    ("dc22_referral_examination", '"referring", "examination", ', ""),
+    ("dc22_isnt_pregnant", r"(?:isn'?t|isnt|wasn'?t|wasnt|aren'?t)\\s+pregnant", r"zz\\s+pregnant"),
+    ("dc22_rescinded_n1", '"rescinded/revoked"', '"zz"'),
+    ("dc22_corrected_by_team_n1", r"(?:corrected|amended|fixed|updated)\\s+by\\s+", r"zz\\s+by\\s+"),
+    ("dc22_clarified_n1", r"been\\s+(?:clarified|reconciled)", r"been\\s+zz"),
+    ("dc22_after_stopping_n1", r"(?:stopping|starting|holding|withholding|treatment", r"(?:zz|treatment"),
+    (
+        "dc22_both_documents_n1",
+        r"both(?:\\s+(?:documents|records|forms|lists|letters|systems|sheets))?",
+        "both",
+    ),
 ]
 
 
@@ -167,3 +240,20 @@ def test_a_record_date_is_only_the_date_a_record_was_written_or_filled() -> None
     assert detectors._RECORD_DATE.search("the discharge summary dated 22/04/2024 lists")
     assert detectors._RECORD_DATE.search("fill history (last fill 03/02/2024, #30)")
     assert not detectors._RECORD_DATE.search("warfarin 5 mg on 02/01/2024 per the clinic book")
+
+
+@pytest.mark.parametrize(
+    ("text", "critical"),
+    [
+        ("Sodium on 3 March 139 mmol/L.", False),
+        ("Potassium on the sample of 14 May was 4.1 mmol/L.", False),
+        ("Sodium on 3 March 119 mmol/L.", True),
+    ],
+)
+def test_a_dates_day_is_no_critical_value(text: str, critical: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """H reads the number after an analyte; round 22 blanks a date first, so the "3" of "3 March" is no
+    sodium of 3 mmol/L. With dates not recognised the day is read again."""
+    assert detect(text).high_risk is critical
+    if not critical:
+        monkeypatch.setattr(detectors, "_DATE", NEVER)
+        assert detect(text).high_risk
