@@ -145,11 +145,14 @@ FLOORS = {
     # for round 20: C 86/88 / 1/66
     "blind22": {"conflict": (0.97, 0.02)},
     # blind v23 (untouched, nine families): round 20 (2-I) C 51/72 = 0.71 / 4/54 = 0.07 (round 19: 51/72 /
-    # 4/54; 2-H: 50/72 / 4/54) -- the newest figure to quote for C
-    "blind23": {"conflict": (0.70, 0.08)},
-    # blind v24 (untouched; v23's late file, lab value and explicit contradiction): round 20 (2-I) C 13/16 /
-    # 4/12 (round 19 and 2-H the same)
-    "blind24": {"conflict": (0.81, 0.34)},
+    # 4/54; 2-H: 50/72 / 4/54); since read for round 21: C 71/72 / 0/54
+    "blind23": {"conflict": (0.98, 0.00)},
+    # blind v24 (v23's late file, lab value and explicit contradiction): its one untouched run on round 20
+    # (2-I) C 13/16 / 4/12 (round 19 and 2-H the same); since read for round 21: C 16/16 / 0/12
+    "blind24": {"conflict": (1.00, 0.00)},
+    # blind v25 (eleven families): its one untouched run on round 21, C 70/88 = 0.795 / 6/68 = 0.09 (2-I:
+    # 67/88 / 7/68); since read for round 22: C 85/88 / 1/68
+    "blind25": {"conflict": (0.96, 0.02)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
