@@ -104,6 +104,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 25 (``detector_heldout_blind25.yaml``, split ``blind25``, ids ``zac_``, issue 22z): as the
   twenty-second, all eleven conflict families (``docs/blind_halves/author_spec_v25.md``; four authors, each
   file reviewed by a second blind reader), frozen before the round-21 work it judges.
+- blind half 26 (``detector_heldout_blind26.yaml``, split ``blind26``, ids ``zbc_``, issue 22z): as the
+  twenty-fifth (``docs/blind_halves/author_spec_v26.md``; four authors and two more, ids ``zbc_f_``;
+  not reviewed), frozen after round 22 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -191,7 +194,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   decision rescinded, a mismatch corrected by a team or clarified, a value after a drug was stopped, both
   documents saying the same, the referral and the examination, discharge papers and the ER as sources).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind25|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind26|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -260,6 +263,7 @@ BLIND22_FILE = HERE / "detector_heldout_blind22.yaml"
 BLIND23_FILE = HERE / "detector_heldout_blind23.yaml"
 BLIND24_FILE = HERE / "detector_heldout_blind24.yaml"
 BLIND25_FILE = HERE / "detector_heldout_blind25.yaml"
+BLIND26_FILE = HERE / "detector_heldout_blind26.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -288,6 +292,7 @@ Half = Literal[
     "blind23",
     "blind24",
     "blind25",
+    "blind26",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -318,6 +323,7 @@ SPLIT_PREFIX = {
     "blind23": "c",
     "blind24": "m",
     "blind25": "za",
+    "blind26": "zb",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -347,6 +353,7 @@ HALF_TITLES = {
     "blind23": "blind half 23 (conflict only)",
     "blind24": "blind half 24 (conflict only, v23's late file)",
     "blind25": "blind half 25 (conflict only)",
+    "blind26": "blind half 26 (conflict only)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -180,6 +180,7 @@ BLIND_SHA256 = {
     "blind23": "5bbf5828356c41e7b0c6aa76221cac5350fce7f00f432acb56900adf1128b60a",
     "blind24": "19ca48611ad7c742fd17b4f8f4d4bc529c1e2fd586a767a4c64093262b9a5901",
     "blind25": "558c6c7c6681992f67ff31eea29306cdefdbc71aeb29677502f3b4c15e61d331",
+    "blind26": "341703175a37c3cab8cb262ac04d4ba327388367f80696c4902eaa85ec117d57",
 }
 
 
@@ -242,6 +243,7 @@ BLIND_SPLITS = {
     "blind23": ("c", "BLIND23_FILE"),
     "blind24": ("m", "BLIND24_FILE"),
     "blind25": ("za", "BLIND25_FILE"),
+    "blind26": ("zb", "BLIND26_FILE"),
 }
 
 
