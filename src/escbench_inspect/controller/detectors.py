@@ -224,6 +224,7 @@ class AttributeFile(_Frozen):
     source: str = Field(min_length=1)
     drug_names: tuple[str, ...] = Field(min_length=1)
     drug_stems: tuple[str, ...] = ()
+    drug_aliases: dict[str, str] = Field(default_factory=dict)  # round 23: chart shorthand -> the drug's name
     source_cues: tuple[str, ...] = Field(min_length=1)
     change_cues: tuple[str, ...] = ()
     history_cues: tuple[str, ...] = ()
@@ -1848,7 +1849,9 @@ _REPORTED_VALUE = _compile(
     r"|told\s+(?:us|me|them|him|her|the\s+\w+))"  # round 18: "ED told us 118 on the gas"
     r"\s*:?\s*$"
     # issue 22z: a result named as a value ("the app shows tuesday's result as 4.1")
-    r"|\b(?:result|level|reading|value)s?\s+(?:as|at)\s*$",
+    r"|\b(?:result|level|reading|value)s?\s+(?:as|at)\s*$"
+    # round 23: or set equal to a value a few words on ("clinic result on EPR for yday = 5.1")
+    r"|\b(?:result|level|reading|value)s?\b[^.;=\d]{0,30}=\s*$",
     FLAGS,
 )
 # issue 22s: a document's own date ("referral dated 12/03", "letter typed on …") is not an event's
@@ -1927,7 +1930,10 @@ _WEIGHED_AT = _compile(
     # round 21: or said of a person in three figures, beyond any age ("on his chart but hes 165, he weighed
     # himself this morning")
     r"|\b(?:i'?m|i\s+am|he'?s|she'?s|he\s+is|she\s+is)\s+(?:only\s+|actually\s+|really\s+)?"
-    r"(?P<amt>1[1-9]\d|[2-4]\d\d)\b(?=\s*(?:[,;!]|\.(?!\d)|$|\s+(?:now|today|not|and|but)\b)))"
+    r"(?P<amt>1[1-9]\d|[2-4]\d\d)\b(?=\s*(?:[,;!]|\.(?!\d)|$|\s+(?:now|today|not|and|but)\b))"
+    # round 23: or a source's estimate ("est wt from pt 70 kg, wife insists nearer 90")
+    r"|\b(?:insists?|says?|said|thinks?|reckons?|states?|estimates?)\s+(?:(?:it'?s|he'?s|she'?s|he\s+is|she\s+is)\s+)?"
+    r"(?:nearer|closer\s+to|more\s+like)\s+(?P<amt>\d{2,3}(?:\.\d+)?)\b)"
     r"(?![.,]?\d|\s*[%/])",
     FLAGS,
 )
@@ -1946,16 +1952,23 @@ class UnitlessWeight(float):
 
 _KG_PER = {"lb": 0.45359237, "pound": 0.45359237, "stone": 6.35029318, "st": 6.35029318}
 # issue 22u: "X vs Y" sets two readings side by side as "but" does ("K+ 6.8 on the lab vs 4.1 on the gas")
+# round 23: " and " before a second value with its unit and where it was found ("112 kg in the referral letter
+# and 84 kg on the clinic scales today")
+_AND_VALUE_SOURCE = (
+    r"|\s+and\s+(?=(?:as\s+)?\d+(?:\.\d+)?\s*(?:kg|lbs?|mg|mcg|micrograms?|g|units?|mmol/l|g/l|mg/dl|ml)\s+"
+    r"(?:on|in|per|from|by|at)\s+(?:the\s+|her\s+|his\s+|their\s+|our\s+)?[\w'-]+)"
+)
 _CLAUSE_SPLIT = _compile(
     # issue 22z: "… given as 14 March in the discharge summary and as 21 March in the operation note"
     # round 14: an arrow between two sources' entries ("40mg OD on transfer letter ↔ MAR … 20mg"); a second
     # "and as" before any other value is cut where both parts name a source (`_COMMA`, round 15)
     r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while|vs\.?|versus|↔|<->|<>)\s+"
     r"|\s+and\s+(?=as\s+\d)"
+    + _AND_VALUE_SOURCE
     # round 17: or " and " before a second source's statement ("… says O negative and the form they gave us
     # today says O positive"), not two sources of one statement ("the list and the pt both say") nor one that
     # agrees ("… and our allergy list also says")
-    r"|\s+and\s+(?=(?:the|her|his|my|our|their|your)\s+(?:(?!both\b|and\b|also\b|too\b)[\w'-]+\s+){1,5}?"
+    + r"|\s+and\s+(?=(?:the|her|his|my|our|their|your)\s+(?:(?!both\b|and\b|also\b|too\b)[\w'-]+\s+){1,5}?"
     r"(?:says|said|states|stated|shows|showed|reads"
     # round 19: or another verb a record states with ("… lists her as AB positive and our lab has just grouped
     # her as A positive"), not a passive one ("and the left eye is listed for August")
@@ -2131,7 +2144,9 @@ _EXPLAINED_BETWEEN = 3  # round 15: 2 -> 3 ("triage form 'pregnant: yes' vs cler
 # round 21: the day a record was written, reported or filled is no earlier value's date ("the discharge
 # summary dated 22/04/2024", "the ultrasound report of 12/03/2024", "(last fill 03/02/2024, #30)")
 _RECORD_DATE = _compile(
+    # round 23: or the letter of a date ("the GP letter of 12 March records apixaban 2.5 mg")
     r"(?:\bdated\s+|\b(?:report|scan|doppler|ultrasound|x-?ray|mri|echo)\s+(?:(?:of|from|on)\s+)?"
+    r"|\b(?:letter|summary|referral|note|notes|list)\s+of\s+"
     r"|\b(?:last\s+)?(?:community\s+)?fill(?:ed)?\s+(?:on\s+)?\(?)"
     rf"(?:{_DATE.pattern})",
     FLAGS,
@@ -2179,6 +2194,14 @@ _REGIMEN_OBJECT = _compile(
     FLAGS,
 )
 _OTHER_BEFORE = _compile(r"\b(?:other|further|additional|new)\s+$", FLAGS)
+# round 23: drug names written one after another name one drug ("insulin glargine", "metoprolol succinate")
+_DRUG_JOIN = _compile(r"[\s-]*")
+# round 23: a status of something other than a drug ("no other meds given", "no new supply dispensed")
+_NEGATED_OTHER = _compile(r"\b(?:no|nil|not|none)\b", FLAGS)
+_NONE_AFTER = _compile(r"\s+(?:no|nil|none)\b", FLAGS)  # "she is taking no anticoagulant"
+# a stop dated or made by someone is a decision on record, not a second account of the drug ("Stopped 12/05 by
+# renal team", "held 12/3 by Dr Kaur for AKI")
+_DECIDED = _compile(r"\bby\s+(?:dr\.?\s|the\s+)?\w+", FLAGS)
 # round 17: a record's entry that is a status alone ("GP list - active, repeat issued last month")
 _RECORD_BEFORE = _compile(
     # round 20: or a supply's, and an equals sign ("EPR + pt's pill organiser = still taking")
@@ -3002,7 +3025,8 @@ def _mentions(
 # issue 22z: the words between an analyte and its value, when they are a few and name nothing else
 # ("Lab venous glucose taken at the same time 7.8 mmol/L", "gives her HbA1c as 48 mmol/mol")
 # round 15: an analyte's heading, a few words then a colon ("INR this AM: 2.1")
-_HEADING_GAP = _compile(r"[^\d:;.,]{0,25}:\s*", FLAGS)
+# round 23: or the heading's colon, then where the value comes from ("INR: POC 4.9 in ED at 10:30")
+_HEADING_GAP = _compile(r"[^\d:;.,]{0,25}:\s*|\s*:\s*[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?\s+", FLAGS)
 _ANALYTE_GAP = _compile(r"[^\d,;:()\[\]=]{1,50}", FLAGS)
 _ANALYTE_GAP_WORDS = 6
 
@@ -3034,6 +3058,19 @@ def _analyte_then_value(clause: str, a: CompiledAttributes, add: Callable[..., N
     return True
 
 
+def _only_drug(clause: str, drugs: list[regex.Match]) -> tuple[regex.Match, ...]:
+    """The names of the clause's one drug (round 23): its drug matches, once names written one after another
+    are joined ("insulin degludec": one drug with two names), all name one drug; else none."""
+    runs: list[list[regex.Match]] = []
+    for drug in drugs:
+        if runs and _DRUG_JOIN.fullmatch(clause, runs[-1][-1].end(), drug.start()):
+            runs[-1].append(drug)
+        else:
+            runs.append([drug])
+    keys = {tuple(_drug_key(d.group("drug")) for d in run) for run in runs}
+    return tuple(runs[0]) if len(keys) == 1 else ()
+
+
 def _status_mentions(
     clause: str, offset: int, index: int, a: CompiledAttributes, lexicon: Lexicon, drugs: list[regex.Match]
 ):
@@ -3060,8 +3097,15 @@ def _status_mentions(
                 )
     found: dict[str, tuple[str, int, int]] = {}
     stops: list[tuple[int, int]] = []
-    for status, pattern in (("stopped", a.stopped), ("active", a.active)):
-        for cue in pattern.finditer(clause):
+    cues = [
+        (status, list(pattern.finditer(clause)))
+        for status, pattern in (("stopped", a.stopped), ("active", a.active))
+    ]
+    # round 23: a clause that names its source and states one status (the two rules below that use it)
+    one_status = sum(bool(found) for _, found in cues) == 1 and a.source.search(clause) is not None
+    only_drug = _only_drug(clause, drugs) if one_status else ()
+    for status, status_cues in cues:
+        for cue in status_cues:
             if status == "stopped":
                 stops.append(cue.span())
             elif any(s <= cue.start() < e for s, e in stops):
@@ -3103,6 +3147,11 @@ def _status_mentions(
                     target = before[-1]
             if target is None and before and before[0] is _heading_drug(clause, drugs):
                 target = before[0]  # issue 22z: "Aspirin: GP summary 'discontinued'"
+            if target is None and only_drug and cue_status == status:
+                # round 23: a clause about one drug that names its source and states one status: the status is
+                # that drug's wherever it stands ("warfarin flagged discontinued in EHR", "Aspirin 75 mg
+                # documented held 7 days on surgical checklist")
+                target = only_drug[-1]
             if target is None:
                 rest = clause[cue.end() :].strip(" .;,")  # what follows the cue in its clause
                 # "records show it discontinued"; issue 22u: "the repeat list shows it active"
@@ -3129,6 +3178,18 @@ def _status_mentions(
                     start, end = cue.start(), cue.end()
                 elif (
                     not drugs
+                    and one_status
+                    and not _OTHER_BEFORE.search(clause, 0, cue.start())
+                    and not _NEGATED_OTHER.search(clause, 0, cue.start())
+                    and not _NONE_AFTER.match(clause, cue.end())
+                    and not (status == "stopped" and (_DECIDED.search(clause) or _DATE_STATED.search(clause)))
+                ):
+                    # round 23: a clause that names a source and no drug and states one status: the status
+                    # of the neighbouring clause's drug ("Pt states she hasn't taken any for months", "MAR
+                    # shows given 08:00 today", "fill history shows 90-day supply dispensed")
+                    start, end = cue.start(), cue.end()
+                elif (
+                    not drugs
                     and cue_status == status
                     and not _OTHER_BEFORE.search(clause, 0, cue.start())
                     and (obj := _REGIMEN_OBJECT.match(clause, cue.end()))
@@ -3150,6 +3211,8 @@ def _status_mentions(
                 if not _LISTED_WITH.fullmatch(clause, drugs[k - 1].end(), drugs[k].start()):
                     break
                 listed.append(drugs[k - 1])
+            if target in only_drug:  # round 23: the status is the drug's under each of its names
+                listed += [d for d in only_drug if d not in listed]
             for drug in listed:
                 key = _drug_key(drug.group("drug"))
                 if key in found and found[key][0] == "stopped":
@@ -3212,7 +3275,9 @@ _SAME_OCCASION = _compile(
     r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month"
     r"|morning|afternoon|evening|night|hour|shift"
     # round 18: or one study, procedure or set of bloods ("on the same Doppler of 3 April", "the same set")
-    r"|scan|doppler|ultrasound|x-?ray|film|study|procedure|operation|op|set|gas|run)\b"
+    r"|scan|doppler|ultrasound|x-?ray|film|study|procedure|operation|op|set|gas|run"
+    # round 23: one venepuncture ("lab chem from same stick 138")
+    r"|stick|venepuncture|venipuncture|syringe)\b"
     r"|\bat\s+the\s+same\s+time\b|\bsimultaneous(?:ly)?\b|\bsame[\s-]+day\b"
     r"|\b(?:drawn|taken|sent|collected)\s+together\b"
     # round 22: one sample split between two laboratories
@@ -3669,6 +3734,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         )
         found.extend(replace(m, clause=i, start=m.start + s, end=m.end + s) for m in relative)
     found += _heading_items(text, spans, clause_text, found, a, lexicon, contexts)
+    if a.spec.drug_aliases:  # round 23: "MTX" and "methotrexate" are one drug
+        found = [replace(m, key=a.spec.drug_aliases.get(m.key, m.key)) for m in found]
     historic = frozenset(i for i, c in enumerate(clause_text) if _OTHER_EVENT.search(c))
     occupied = frozenset(m.clause for m in found)  # the clauses that state something
     mentions = _resolve_implied(found, historic, occupied)

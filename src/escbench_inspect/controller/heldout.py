@@ -193,6 +193,16 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   on a current list, wanting to be resuscitated, a record that "has" her pregnant, "isn't pregnant", a
   decision rescinded, a mismatch corrected by a team or clarified, a value after a drug was stopped, both
   documents saying the same, the referral and the examination, discharge papers and the ER as sources).
+- development half 21 (``detector_heldout_dev21.yaml``, split ``dev``, issue 22z round 23): the conflict
+  mechanisms the twenty-sixth blind half's misses and false positives showed (a clause about one drug that
+  names its source and states one status, a clause that names a source and no drug and states one status,
+  drug names written one after another as one drug, "MTX" as methotrexate, " and " before a second value
+  with its unit and where it was found, the letter of a date, a result set equal to a value, one
+  venepuncture, an analyte's heading and then where its value came from, a source's estimate of a weight; a
+  drug left off a letter, none of it charted, a patient dosing themself, the patient's own list, a fill of the
+  last weeks, "d/c'd" as one word, the anticoagulant book, not currently pregnant, a pregnancy-status heading
+  with a negative test, a field that reads pregnant, a pregnancy's end confirmed, a drug back on a list, an
+  allergy since a reaction, a coronary stent's abbreviations, a platelet count).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind26|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -239,6 +249,7 @@ DEV17_FILE = HERE / "detector_heldout_dev17.yaml"
 DEV18_FILE = HERE / "detector_heldout_dev18.yaml"
 DEV19_FILE = HERE / "detector_heldout_dev19.yaml"
 DEV20_FILE = HERE / "detector_heldout_dev20.yaml"
+DEV21_FILE = HERE / "detector_heldout_dev21.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -531,6 +542,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV18_FILE).items,
         *load_heldout(DEV19_FILE).items,
         *load_heldout(DEV20_FILE).items,
+        *load_heldout(DEV21_FILE).items,
         *paraphrase_items(),
     ]
 

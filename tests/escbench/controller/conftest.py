@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import regex
 
 from escbench_inspect.controller.detectors import LEXICON_DIR, Lexicon, default_lexicon, load_lexicon
 
@@ -34,3 +35,16 @@ def lexicon_without(tmp_path: Path) -> Callable[[str, str, str], Lexicon]:
         return load_lexicon(copy)
 
     return build
+
+
+@pytest.fixture
+def before_round23_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 23's two general readings of a drug's status taken out -- a clause about one drug that names its
+    source (``_only_drug``) and a clause that names a source and no drug (``_NEGATED_OTHER`` matching
+    everywhere turns it off): they cover the items of several earlier, narrower mechanisms, which are tested
+    as the detectors read before round 23."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_only_drug", lambda *_: ())
+    monkeypatch.setattr(detectors, "_NEGATED_OTHER", regex.compile(""))
+    default_lexicon().memo.clear()

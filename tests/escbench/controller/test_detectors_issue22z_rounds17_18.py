@@ -62,6 +62,11 @@ SAME_OCCASION_ROUND_16 = regex.compile(
 )
 
 
+@pytest.fixture(autouse=True)
+def _status_read_as_before_round23(before_round23_status: None) -> None:
+    """These mechanisms are tested as the detectors read before round 23's general status readings."""
+
+
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
     """C's verdict on the item (the attribute pairs and the contradiction phrases)."""
     lexicon = lexicon or default_lexicon()

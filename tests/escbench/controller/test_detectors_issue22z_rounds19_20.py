@@ -53,6 +53,11 @@ WEIGHT_CONTEXT_ROUND_19 = regex.compile(r"\b(?:weigh\w*|weight|wt|scales?)\b", F
 ABO_ALONE_ROUND_19 = regex.compile(detectors._ABO_ALONE.pattern.replace(detectors._NOT_A_PRODUCT, "", 1))
 
 
+@pytest.fixture(autouse=True)
+def _status_read_as_before_round23(before_round23_status: None) -> None:
+    """These mechanisms are tested as the detectors read before round 23's general status readings."""
+
+
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
     """C's verdict on the item (the attribute pairs and the contradiction phrases)."""
     lexicon = lexicon or default_lexicon()

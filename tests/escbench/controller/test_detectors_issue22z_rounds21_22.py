@@ -70,6 +70,11 @@ def _states_another_round_20(
     return key is not None and any(o.clause == clause and o.key != key and not o.implied for o in mentions)
 
 
+@pytest.fixture(autouse=True)
+def _status_read_as_before_round23(before_round23_status: None) -> None:
+    """These mechanisms are tested as the detectors read before round 23's general status readings."""
+
+
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
     """C's verdict on the item (the attribute pairs and the contradiction phrases)."""
     lexicon = lexicon or default_lexicon()
