@@ -2194,7 +2194,7 @@ _REGIMEN_OBJECT = _compile(
     FLAGS,
 )
 _OTHER_BEFORE = _compile(r"\b(?:other|further|additional|new)\s+$", FLAGS)
-# round 23: drug names written one after another name one drug ("insulin glargine", "metoprolol succinate")
+# round 23: drug names written one after another name one drug ("insulin glargine")
 _DRUG_JOIN = _compile(r"[\s-]*")
 # round 23: a status of something other than a drug ("no other meds given", "no new supply dispensed")
 _NEGATED_OTHER = _compile(r"\b(?:no|nil|not|none)\b", FLAGS)
@@ -3102,7 +3102,7 @@ def _status_mentions(
         for status, pattern in (("stopped", a.stopped), ("active", a.active))
     ]
     # round 23: a clause that names its source and states one status (the two rules below that use it)
-    one_status = sum(bool(found) for _, found in cues) == 1 and a.source.search(clause) is not None
+    one_status = sum(bool(hits) for _, hits in cues) == 1 and a.source.search(clause) is not None
     only_drug = _only_drug(clause, drugs) if one_status else ()
     for status, status_cues in cues:
         for cue in status_cues:
