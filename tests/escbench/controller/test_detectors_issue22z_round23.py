@@ -98,6 +98,7 @@ LEXICON_ENTRIES = [
     ("dc23_recent_fill", r"(?:fill|refill|dispensing)\\s+(?:(?:\\d+", r"(?:zz)\\s+(?:(?:\\d+"),
     ("dc23_vitamin_d_n1", r'''"re:\\bd/c(?:'d|-ed|ed)\\b"''', '''"d/c'd", "d/c-ed"'''),
     ("dc23_yellow_book", '"(inr|anticoagulation|anticoagulant|warfarin) book", ', ""),
+    ("dc23_yellow_book_colour", '"yellow book", ', ""),
     ("dc23_not_currently_pregnant", r"\\bnot\\s+(?:currently|presently|now|actually)\\s+pregnant", r"\\bzz"),
     ("dc23_status_heading_neg", r"status\\s*[:\\-–—]\\s*(?:[a-z]+\\s+){0,3}(?:neg(?:ative)?|-ve)", "zz"),
     ("dc23_field_pregnant", r"[:=]\\s*(?:currently\\s+)?pregnant\\b(?!", r"zz\\b(?!"),
