@@ -107,6 +107,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 26 (``detector_heldout_blind26.yaml``, split ``blind26``, ids ``zbc_``, issue 22z): as the
   twenty-fifth (``docs/blind_halves/author_spec_v26.md``; four authors and two more, ids ``zbc_f_``;
   not reviewed), frozen after round 22 was committed and before anyone read it.
+- blind half 27 (``detector_heldout_blind27.yaml``, split ``blind27``, ids ``zdc_``, issue 22z): lab value and
+  explicit contradiction only, from ``docs/blind_halves/author_spec_v27.md`` by the one of four authors who
+  delivered; not reviewed; frozen after round 23 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -204,7 +207,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   with a negative test, a field that reads pregnant, a pregnancy's end confirmed, a drug back on a list, an
   allergy since a reaction, a coronary stent's abbreviations, a platelet count).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind26|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind27|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -275,6 +278,7 @@ BLIND23_FILE = HERE / "detector_heldout_blind23.yaml"
 BLIND24_FILE = HERE / "detector_heldout_blind24.yaml"
 BLIND25_FILE = HERE / "detector_heldout_blind25.yaml"
 BLIND26_FILE = HERE / "detector_heldout_blind26.yaml"
+BLIND27_FILE = HERE / "detector_heldout_blind27.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -304,6 +308,7 @@ Half = Literal[
     "blind24",
     "blind25",
     "blind26",
+    "blind27",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -335,6 +340,7 @@ SPLIT_PREFIX = {
     "blind24": "m",
     "blind25": "za",
     "blind26": "zb",
+    "blind27": "zd",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -365,6 +371,7 @@ HALF_TITLES = {
     "blind24": "blind half 24 (conflict only, v23's late file)",
     "blind25": "blind half 25 (conflict only)",
     "blind26": "blind half 26 (conflict only)",
+    "blind27": "blind half 27 (conflict: lab value, explicit contradiction)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

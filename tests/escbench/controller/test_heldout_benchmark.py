@@ -185,6 +185,7 @@ BLIND_SHA256 = {
     "blind24": "19ca48611ad7c742fd17b4f8f4d4bc529c1e2fd586a767a4c64093262b9a5901",
     "blind25": "558c6c7c6681992f67ff31eea29306cdefdbc71aeb29677502f3b4c15e61d331",
     "blind26": "341703175a37c3cab8cb262ac04d4ba327388367f80696c4902eaa85ec117d57",
+    "blind27": "8f2f92b57bca3b9c4801b8b6c1d77029ea9dadf3eb45ed68f14f74b3839ff2af",
 }
 
 
@@ -248,6 +249,7 @@ BLIND_SPLITS = {
     "blind24": ("m", "BLIND24_FILE"),
     "blind25": ("za", "BLIND25_FILE"),
     "blind26": ("zb", "BLIND26_FILE"),
+    "blind27": ("zd", "BLIND27_FILE"),
 }
 
 
