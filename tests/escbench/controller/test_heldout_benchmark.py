@@ -157,6 +157,9 @@ FLOORS = {
     # 2/101 = 0.02 (round 21 the same, item for item; 2-I: 113/136 / 2/101); since read for round 23: C
     # 134/136 / 0/101
     "blind26": {"conflict": (0.97, 0.00)},
+    # blind v27 (lab value and explicit contradiction, one author, not reviewed): its one untouched run on
+    # round 23 (2-K), C 13/16 = 0.81 / 1/16 = 0.06 (2-J the same; 2-I: 11/16 / 1/16)
+    "blind27": {"conflict": (0.81, 0.07)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
