@@ -110,6 +110,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 27 (``detector_heldout_blind27.yaml``, split ``blind27``, ids ``zdc_``, issue 22z): lab value and
   explicit contradiction only, from ``docs/blind_halves/author_spec_v27.md`` by the one of four authors who
   delivered; not reviewed; frozen after round 23 was committed and before anyone read it.
+- blind half 28 (``detector_heldout_blind28.yaml``, split ``blind28``, ids ``zec_``, issue 22z): allergy,
+  medication status and weight, from the same specification by a second of v27's authors, arrived later (ids
+  renamed by a script); not reviewed; frozen after round 23 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -207,7 +210,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   with a negative test, a field that reads pregnant, a pregnancy's end confirmed, a drug back on a list, an
   allergy since a reaction, a coronary stent's abbreviations, a platelet count).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind27|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind28|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -279,6 +282,7 @@ BLIND24_FILE = HERE / "detector_heldout_blind24.yaml"
 BLIND25_FILE = HERE / "detector_heldout_blind25.yaml"
 BLIND26_FILE = HERE / "detector_heldout_blind26.yaml"
 BLIND27_FILE = HERE / "detector_heldout_blind27.yaml"
+BLIND28_FILE = HERE / "detector_heldout_blind28.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -309,6 +313,7 @@ Half = Literal[
     "blind25",
     "blind26",
     "blind27",
+    "blind28",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -341,6 +346,7 @@ SPLIT_PREFIX = {
     "blind25": "za",
     "blind26": "zb",
     "blind27": "zd",
+    "blind28": "ze",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -372,6 +378,7 @@ HALF_TITLES = {
     "blind25": "blind half 25 (conflict only)",
     "blind26": "blind half 26 (conflict only)",
     "blind27": "blind half 27 (conflict: lab value, explicit contradiction)",
+    "blind28": "blind half 28 (conflict: allergy, medication status, weight)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -189,6 +189,7 @@ BLIND_SHA256 = {
     "blind25": "558c6c7c6681992f67ff31eea29306cdefdbc71aeb29677502f3b4c15e61d331",
     "blind26": "341703175a37c3cab8cb262ac04d4ba327388367f80696c4902eaa85ec117d57",
     "blind27": "8f2f92b57bca3b9c4801b8b6c1d77029ea9dadf3eb45ed68f14f74b3839ff2af",
+    "blind28": "68713020d9da1d3cd103afd288dfa75b668a0cde4371dbfd34baa1cc30f3b101",
 }
 
 
@@ -253,6 +254,7 @@ BLIND_SPLITS = {
     "blind25": ("za", "BLIND25_FILE"),
     "blind26": ("zb", "BLIND26_FILE"),
     "blind27": ("zd", "BLIND27_FILE"),
+    "blind28": ("ze", "BLIND28_FILE"),
 }
 
 
