@@ -160,6 +160,9 @@ FLOORS = {
     # blind v27 (lab value and explicit contradiction, one author, not reviewed): its one untouched run on
     # round 23 (2-K), C 13/16 = 0.81 / 1/16 = 0.06 (2-J the same; 2-I: 11/16 / 1/16)
     "blind27": {"conflict": (0.81, 0.07)},
+    # blind v28 (allergy, medication status, weight; a second v27 author, not reviewed): its one untouched
+    # run on round 23 (2-K), C 22/24 = 0.92 / 0/18 (2-J and 2-I: 20/24 / 1/18)
+    "blind28": {"conflict": (0.91, 0.00)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
