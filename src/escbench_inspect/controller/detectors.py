@@ -3734,8 +3734,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         )
         found.extend(replace(m, clause=i, start=m.start + s, end=m.end + s) for m in relative)
     found += _heading_items(text, spans, clause_text, found, a, lexicon, contexts)
-    if a.spec.drug_aliases:  # round 23: "MTX" and "methotrexate" are one drug
-        found = [replace(m, key=a.spec.drug_aliases.get(m.key, m.key)) for m in found]
+    aliases = a.spec.drug_aliases  # round 23: "MTX" and "methotrexate" are one drug
+    found = [replace(m, key=aliases[m.key]) if m.key in aliases else m for m in found]
     historic = frozenset(i for i, c in enumerate(clause_text) if _OTHER_EVENT.search(c))
     occupied = frozenset(m.clause for m in found)  # the clauses that state something
     mentions = _resolve_implied(found, historic, occupied)

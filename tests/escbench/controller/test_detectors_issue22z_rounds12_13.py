@@ -28,9 +28,8 @@ NEVER = regex.compile(r"(?!)")
 WITHOUT_AUXILIARY = regex.compile(r"\b(?:no|not|without|never)\b(?:\s+[\w-]+){0,3}\s*$")
 
 
-@pytest.fixture(autouse=True)
-def _status_read_as_before_round23(before_round23_status: None) -> None:
-    """These mechanisms are tested as the detectors read before round 23's general status readings."""
+# these mechanisms are tested as the detectors read before round 23's general status readings
+pytestmark = pytest.mark.usefixtures("before_round23_status")
 
 
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:

@@ -35,9 +35,8 @@ SENTENCE_END_ROUND_14 = regex.compile(
 SAME_LENGTH_ROUND_14 = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-"})
 
 
-@pytest.fixture(autouse=True)
-def _status_read_as_before_round23(before_round23_status: None) -> None:
-    """These mechanisms are tested as the detectors read before round 23's general status readings."""
+# these mechanisms are tested as the detectors read before round 23's general status readings
+pytestmark = pytest.mark.usefixtures("before_round23_status")
 
 
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:

@@ -62,9 +62,8 @@ SAME_OCCASION_ROUND_16 = regex.compile(
 )
 
 
-@pytest.fixture(autouse=True)
-def _status_read_as_before_round23(before_round23_status: None) -> None:
-    """These mechanisms are tested as the detectors read before round 23's general status readings."""
+# these mechanisms are tested as the detectors read before round 23's general status readings
+pytestmark = pytest.mark.usefixtures("before_round23_status")
 
 
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:

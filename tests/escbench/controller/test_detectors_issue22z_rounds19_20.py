@@ -53,9 +53,8 @@ WEIGHT_CONTEXT_ROUND_19 = regex.compile(r"\b(?:weigh\w*|weight|wt|scales?)\b", F
 ABO_ALONE_ROUND_19 = regex.compile(detectors._ABO_ALONE.pattern.replace(detectors._NOT_A_PRODUCT, "", 1))
 
 
-@pytest.fixture(autouse=True)
-def _status_read_as_before_round23(before_round23_status: None) -> None:
-    """These mechanisms are tested as the detectors read before round 23's general status readings."""
+# these mechanisms are tested as the detectors read before round 23's general status readings
+pytestmark = pytest.mark.usefixtures("before_round23_status")
 
 
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
