@@ -113,6 +113,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 28 (``detector_heldout_blind28.yaml``, split ``blind28``, ids ``zec_``, issue 22z): allergy,
   medication status and weight, from the same specification by a second of v27's authors, arrived later (ids
   renamed by a script); not reviewed; frozen after round 23 was committed and before anyone read it.
+- blind halves 29 and 30 (``detector_heldout_blind29.yaml``, ``…30.yaml``, splits ``blind29``/``blind30``, ids
+  ``zfc_``/``zgc_``, issue 22z): code status, pregnancy status and blood group; dose, laterality and date;
+  from the same specification by v27's third and fourth authors, arrived after v28's run (ids renamed by a
+  script); not reviewed; frozen after round 23 was committed and before anyone read them.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -210,7 +214,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   with a negative test, a field that reads pregnant, a pregnancy's end confirmed, a drug back on a list, an
   allergy since a reaction, a coronary stent's abbreviations, a platelet count).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind28|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind30|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -283,6 +287,8 @@ BLIND25_FILE = HERE / "detector_heldout_blind25.yaml"
 BLIND26_FILE = HERE / "detector_heldout_blind26.yaml"
 BLIND27_FILE = HERE / "detector_heldout_blind27.yaml"
 BLIND28_FILE = HERE / "detector_heldout_blind28.yaml"
+BLIND29_FILE = HERE / "detector_heldout_blind29.yaml"
+BLIND30_FILE = HERE / "detector_heldout_blind30.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -314,6 +320,8 @@ Half = Literal[
     "blind26",
     "blind27",
     "blind28",
+    "blind29",
+    "blind30",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -347,6 +355,8 @@ SPLIT_PREFIX = {
     "blind26": "zb",
     "blind27": "zd",
     "blind28": "ze",
+    "blind29": "zf",
+    "blind30": "zg",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -379,6 +389,8 @@ HALF_TITLES = {
     "blind26": "blind half 26 (conflict only)",
     "blind27": "blind half 27 (conflict: lab value, explicit contradiction)",
     "blind28": "blind half 28 (conflict: allergy, medication status, weight)",
+    "blind29": "blind half 29 (conflict: code status, pregnancy status, blood group)",
+    "blind30": "blind half 30 (conflict: dose, laterality, date)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -193,6 +193,8 @@ BLIND_SHA256 = {
     "blind26": "341703175a37c3cab8cb262ac04d4ba327388367f80696c4902eaa85ec117d57",
     "blind27": "8f2f92b57bca3b9c4801b8b6c1d77029ea9dadf3eb45ed68f14f74b3839ff2af",
     "blind28": "68713020d9da1d3cd103afd288dfa75b668a0cde4371dbfd34baa1cc30f3b101",
+    "blind29": "7d42e5e8459136c5eede6a37eda7085faa23e68e1ff1fafa33782fe9bdc82a18",
+    "blind30": "a79dd3f9de18a5159cc93c212fe4f48373b7fe0a4e342422d468c88ddfbf3b4e",
 }
 
 
@@ -258,6 +260,8 @@ BLIND_SPLITS = {
     "blind26": ("zb", "BLIND26_FILE"),
     "blind27": ("zd", "BLIND27_FILE"),
     "blind28": ("ze", "BLIND28_FILE"),
+    "blind29": ("zf", "BLIND29_FILE"),
+    "blind30": ("zg", "BLIND30_FILE"),
 }
 
 
