@@ -163,6 +163,11 @@ FLOORS = {
     # blind v28 (allergy, medication status, weight; a second v27 author, not reviewed): its one untouched
     # run on round 23 (2-K), C 22/24 = 0.92 / 0/18 (2-J and 2-I: 20/24 / 1/18)
     "blind28": {"conflict": (0.91, 0.00)},
+    # blind v29 (code status, pregnancy status, blood group) and v30 (dose, side, date), v27's last two
+    # authors, not reviewed: their one untouched run on round 23 (2-K), C 20/24 / 1/18 and 21/24 / 0/18
+    # (2-J and 2-I the same)
+    "blind29": {"conflict": (0.83, 0.06)},
+    "blind30": {"conflict": (0.87, 0.00)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
