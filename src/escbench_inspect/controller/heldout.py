@@ -117,6 +117,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   ``zfc_``/``zgc_``, issue 22z): code status, pregnancy status and blood group; dose, laterality and date;
   from the same specification by v27's third and fourth authors, arrived after v28's run (ids renamed by a
   script); not reviewed; frozen after round 23 was committed and before anyone read them.
+- blind half 31 (``detector_heldout_blind31.yaml``, split ``blind31``, ids ``zjh_``/``zjc_``/``zjm_``, issue
+  22z): all three detectors from ``docs/blind_halves/author_spec_v31.md`` by six authors (three for C, two for
+  H, one for M), each file checked by a blind reviewer; frozen before round 24 was committed and before anyone
+  read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -214,7 +218,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   with a negative test, a field that reads pregnant, a pregnancy's end confirmed, a drug back on a list, an
   allergy since a reaction, a coronary stent's abbreviations, a platelet count).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind30|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind31|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -289,6 +293,7 @@ BLIND27_FILE = HERE / "detector_heldout_blind27.yaml"
 BLIND28_FILE = HERE / "detector_heldout_blind28.yaml"
 BLIND29_FILE = HERE / "detector_heldout_blind29.yaml"
 BLIND30_FILE = HERE / "detector_heldout_blind30.yaml"
+BLIND31_FILE = HERE / "detector_heldout_blind31.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -322,6 +327,7 @@ Half = Literal[
     "blind28",
     "blind29",
     "blind30",
+    "blind31",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -357,6 +363,7 @@ SPLIT_PREFIX = {
     "blind28": "ze",
     "blind29": "zf",
     "blind30": "zg",
+    "blind31": "zj",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -391,6 +398,7 @@ HALF_TITLES = {
     "blind28": "blind half 28 (conflict: allergy, medication status, weight)",
     "blind29": "blind half 29 (conflict: code status, pregnancy status, blood group)",
     "blind30": "blind half 30 (conflict: dose, laterality, date)",
+    "blind31": "blind half 31 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -200,6 +200,7 @@ BLIND_SHA256 = {
     "blind28": "68713020d9da1d3cd103afd288dfa75b668a0cde4371dbfd34baa1cc30f3b101",
     "blind29": "7d42e5e8459136c5eede6a37eda7085faa23e68e1ff1fafa33782fe9bdc82a18",
     "blind30": "a79dd3f9de18a5159cc93c212fe4f48373b7fe0a4e342422d468c88ddfbf3b4e",
+    "blind31": "1ccd016e78fe8eccd907dbb7e3a60a10597f0f9ac10b3dfbd740dd2fb728c577",
 }
 
 
@@ -267,6 +268,7 @@ BLIND_SPLITS = {
     "blind28": ("ze", "BLIND28_FILE"),
     "blind29": ("zf", "BLIND29_FILE"),
     "blind30": ("zg", "BLIND30_FILE"),
+    "blind31": ("zj", "BLIND31_FILE"),
 }
 
 
