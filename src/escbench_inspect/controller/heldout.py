@@ -121,6 +121,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): all three detectors from ``docs/blind_halves/author_spec_v31.md`` by six authors (three for C, two for
   H, one for M), each file checked by a blind reviewer; frozen before round 24 was committed and before anyone
   read it.
+- blind half 32 (``detector_heldout_blind32.yaml``, split ``blind32``, ids ``zkh_``/``zkc_``/``zkm_``, issue
+  22z): as the thirty-first (``docs/blind_halves/author_spec_v32.md``, six authors asked for less common
+  settings, each file checked by a blind reviewer); frozen before round 24 was committed and before anyone
+  read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -218,7 +222,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   with a negative test, a field that reads pregnant, a pregnancy's end confirmed, a drug back on a list, an
   allergy since a reaction, a coronary stent's abbreviations, a platelet count).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind31|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind32|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -294,6 +298,7 @@ BLIND28_FILE = HERE / "detector_heldout_blind28.yaml"
 BLIND29_FILE = HERE / "detector_heldout_blind29.yaml"
 BLIND30_FILE = HERE / "detector_heldout_blind30.yaml"
 BLIND31_FILE = HERE / "detector_heldout_blind31.yaml"
+BLIND32_FILE = HERE / "detector_heldout_blind32.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -328,6 +333,7 @@ Half = Literal[
     "blind29",
     "blind30",
     "blind31",
+    "blind32",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -364,6 +370,7 @@ SPLIT_PREFIX = {
     "blind29": "zf",
     "blind30": "zg",
     "blind31": "zj",
+    "blind32": "zk",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -399,6 +406,7 @@ HALF_TITLES = {
     "blind29": "blind half 29 (conflict: code status, pregnancy status, blood group)",
     "blind30": "blind half 30 (conflict: dose, laterality, date)",
     "blind31": "blind half 31 (all three detectors)",
+    "blind32": "blind half 32 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

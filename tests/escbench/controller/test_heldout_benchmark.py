@@ -201,6 +201,7 @@ BLIND_SHA256 = {
     "blind29": "7d42e5e8459136c5eede6a37eda7085faa23e68e1ff1fafa33782fe9bdc82a18",
     "blind30": "a79dd3f9de18a5159cc93c212fe4f48373b7fe0a4e342422d468c88ddfbf3b4e",
     "blind31": "1ccd016e78fe8eccd907dbb7e3a60a10597f0f9ac10b3dfbd740dd2fb728c577",
+    "blind32": "5254e3107ce71d5aedaf5ae9946a475a96072b308a2b130b957aa2752bfafcac",
 }
 
 
@@ -269,6 +270,7 @@ BLIND_SPLITS = {
     "blind29": ("zf", "BLIND29_FILE"),
     "blind30": ("zg", "BLIND30_FILE"),
     "blind31": ("zj", "BLIND31_FILE"),
+    "blind32": ("zk", "BLIND32_FILE"),
 }
 
 
