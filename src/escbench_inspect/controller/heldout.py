@@ -125,6 +125,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the thirty-first (``docs/blind_halves/author_spec_v32.md``, six authors asked for less common
   settings, each file checked by a blind reviewer); frozen before round 24 was committed and before anyone
   read it.
+- blind half 33 (``detector_heldout_blind33.yaml``, split ``blind33``, ids ``zlh_``/``zlc_``/``zlm_``, issue
+  22z): as the thirty-first (``docs/blind_halves/author_spec_v33.md``, six authors asked to write as busy
+  clinicians and patients do, each file checked by a blind reviewer); frozen before round 24 was committed
+  and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -222,7 +226,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   with a negative test, a field that reads pregnant, a pregnancy's end confirmed, a drug back on a list, an
   allergy since a reaction, a coronary stent's abbreviations, a platelet count).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind32|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind33|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -299,6 +303,7 @@ BLIND29_FILE = HERE / "detector_heldout_blind29.yaml"
 BLIND30_FILE = HERE / "detector_heldout_blind30.yaml"
 BLIND31_FILE = HERE / "detector_heldout_blind31.yaml"
 BLIND32_FILE = HERE / "detector_heldout_blind32.yaml"
+BLIND33_FILE = HERE / "detector_heldout_blind33.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -334,6 +339,7 @@ Half = Literal[
     "blind30",
     "blind31",
     "blind32",
+    "blind33",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -371,6 +377,7 @@ SPLIT_PREFIX = {
     "blind30": "zg",
     "blind31": "zj",
     "blind32": "zk",
+    "blind33": "zl",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -407,6 +414,7 @@ HALF_TITLES = {
     "blind30": "blind half 30 (conflict: dose, laterality, date)",
     "blind31": "blind half 31 (all three detectors)",
     "blind32": "blind half 32 (all three detectors)",
+    "blind33": "blind half 33 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))
