@@ -1863,6 +1863,10 @@ _DOCUMENT_DATE = _compile(
     FLAGS,
 )
 # issue 22s: a side stated without its body part ("the referral letter says right-sided")
+_PROCEDURE_RECORD = _compile(
+    r"\b(?:operation|operative|op|procedure|theatre|surgical|anaesthetic|anesthetic|anesthesia)\s+(?:notes?|records?|reports?)\b",
+    FLAGS,
+)
 _SIDE_ALONE = _compile(
     r"\b(?:(?P<side>left|right)[\s-]+sided?\b|on\s+the\s+(?P<side2>left|right)\b"
     # issue 22u: a side a source states on its own ("ward booking and X-ray report say left")
@@ -1981,8 +1985,10 @@ _CLAUSE_SPLIT = _compile(
 )
 _STATUS_WINDOW_WORDS = 3
 IMPLIED = "?"  # a dose stated without its drug ("the pills are 5 mg"): the drug of a nearby clause
+# not a dose per kg or a concentration ("1 mg/kg", "5 mg/ml"); round 24: a dose per day is one ("3 mg/day")
 _IMPLIED_DOSE = _compile(
-    r"(?<![\w.])(?P<amt>\d+(?:\.\d+)?)\s*(?P<unit>mg|mcg|micrograms?|µg|g|units?)\b(?!\s*/)", FLAGS
+    r"(?<![\w.])(?P<amt>\d+(?:\.\d+)?)\s*(?P<unit>mg|mcg|micrograms?|µg|g|units?)\b(?!\s*/(?!\s*(?:day|d)\b))",
+    FLAGS,
 )
 _WEIGHT_NEAR = _compile(r"\b(?:per\s+kg|/kg|kg)\b", FLAGS)
 _WORKED_OUT = _compile(r"(?:/|\bper\s+)kg\s*(?:=|→|->)\s*$", FLAGS)
@@ -2065,7 +2071,8 @@ _GESTATION = _compile(
     r"(?:(?P<w>\d{1,2})(?:\+(?P<d>[0-6]))?\s*/\s*40\b"
     r"|(?P<w2>\d{1,2})(?:\+(?P<d2>[0-6]))?\s*(?:weeks?|wks?)(?:\s+(?:and\s+)?(?P<dd>[0-6])\s+days?)?"
     r"\s+(?:pregnant|gestation|of\s+gestation|of\s+pregnancy)\b)"
-    r"|\b(?:gestation(?:al\s+age)?|ga)\s*(?:of|:|=|is|was)?\s*(?P<w3>\d{1,2})(?:\+(?P<d3>[0-6]))?"
+    # round 24: or a pregnancy of so many weeks ("record a pregnancy of 16 weeks by dating scan")
+    r"|\b(?:(?:gestation(?:al\s+age)?|ga)\s*(?:of|:|=|is|was)?|pregnancy\s+of)\s*(?P<w3>\d{1,2})(?:\+(?P<d3>[0-6]))?"
     r"(?=\s*(?:weeks?|wks?|/\s*40)\b)",
     FLAGS,
 )
@@ -2702,6 +2709,9 @@ def _sign(word: str) -> str:
     return "+" if word.lower().startswith(("pos", "+")) else "-"
 
 
+_EMPTY_ENTRY = _compile(
+    r"\s*(?P<value>nil(?:\s+known)?|none(?:\s+known)?|nkda|nka)\s*(?:\(\s*)?(?:per|from|on|in|by)\s", FLAGS
+)
 _EMPTY_FIELD = _compile(r"[:\-–]\s*(?P<value>nil(?:\s+known)?|none(?:\s+known)?|nkda|nka)\s*$", FLAGS)
 _HALF_BEFORE = _compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
 # issue 22w: the count after the strength ("amlodipine 10mg tablets, half a tablet daily")
@@ -2954,7 +2964,11 @@ def _mentions(
         and a.source.search(clause)
     ):
         date = _DATE_STATED.search(clause)  # "the cardiology letter says March 2021": the event nearby
-        if date and not _DOCUMENT_DATE.search(clause, 0, date.start()):
+        # round 24: an operation note's own date is the operation's ("the operation note … is dated 9 March")
+        if date and (
+            not _DOCUMENT_DATE.search(clause, 0, date.start())
+            or _PROCEDURE_RECORD.search(clause, 0, date.start())
+        ):
             add("date", IMPLIED, _date_value(date), *date.span())
         elif not date and (year := _SAYS_YEAR.search(clause)):  # round 16: "my vaccine card says 2022"
             add("date", IMPLIED, _year_reading(year), *year.span("year"))
@@ -2965,6 +2979,10 @@ def _mentions(
         absent += [
             m.span("value") for m in _EMPTY_FIELD.finditer(clause) if a.source.search(clause, 0, m.start())
         ]
+        # round 24: or a list entry that gives the empty value first, its source after it ("Allergies: latex
+        # (per pt), nil (per MAR)")
+        if entry := _EMPTY_ENTRY.match(clause):
+            absent.append(entry.span("value"))
     named = list(a.allergen.finditer(clause))
     for s, e in absent:
         add("allergy", "*", False, s, e)
@@ -3010,9 +3028,11 @@ def _mentions(
         for key in {_allergen_key(n, a) for n in named} or {IMPLIED}:
             add("allergy_severity", key, grade, *severity.span())
         # round 14: a reaction a drug is recorded as causing is an allergy to it ("ibuprofen is recorded as
-        # causing bronchospasm"), against a source that gives allergies as nil
-        if named and _CAUSED.search(clause) and not any(m.attribute == "allergy" for m in out):
-            for n in named:
+        # causing bronchospasm"), against a source that gives allergies as nil; round 24: so is a severe
+        # reaction written with its allergen ("referral letter documents iodinated contrast anaphylaxis 2017")
+        severe_to = [n for n in named if grade == "severe" and _reaction_of(clause, n, severity)]
+        if named and not any(m.attribute == "allergy" for m in out):
+            for n in named if _CAUSED.search(clause) else severe_to:
                 add("allergy", _allergen_key(n, a), True, n.start(), n.end())
     if a.tolerated is not None:
         for m in a.tolerated.finditer(clause):
@@ -3022,6 +3042,19 @@ def _mentions(
     return out
 
 
+# round 24: an allergen and its reaction written together ("contrast anaphylaxis", "anaphylaxis to
+# penicillin", "penicillin → anaphylaxis")
+_ALLERGEN_THEN_REACTION = _compile(r"\s*(?:[-:→>(]+\s*|(?:[a-z]+\s+)?)", FLAGS)
+_REACTION_THEN_ALLERGEN = _compile(r"\s+(?:to|with|from|after|on)\s+(?:[a-z]+\s+)?", FLAGS)
+
+
+def _reaction_of(clause: str, allergen: regex.Match, reaction: regex.Match) -> bool:
+    """Whether a reaction is written as the allergen's own, next to it (round 24)."""
+    if allergen.end() <= reaction.start():
+        return _ALLERGEN_THEN_REACTION.fullmatch(clause, allergen.end(), reaction.start()) is not None
+    return _REACTION_THEN_ALLERGEN.fullmatch(clause, reaction.end(), allergen.start()) is not None
+
+
 # issue 22z: the words between an analyte and its value, when they are a few and name nothing else
 # ("Lab venous glucose taken at the same time 7.8 mmol/L", "gives her HbA1c as 48 mmol/mol")
 # round 15: an analyte's heading, a few words then a colon ("INR this AM: 2.1")
@@ -3029,6 +3062,8 @@ def _mentions(
 _HEADING_GAP = _compile(r"[^\d:;.,]{0,25}:\s*|\s*:\s*[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?\s+", FLAGS)
 _ANALYTE_GAP = _compile(r"[^\d,;:()\[\]=]{1,50}", FLAGS)
 _ANALYTE_GAP_WORDS = 6
+# round 24: a date of the sample among those words is no other value ("gives her eGFR on 12/03 as 58 mL/min")
+_SAMPLE_DATE = _DATE_COARSE
 
 
 def _one_analyte_before(before: str, unit: str, a: CompiledAttributes) -> str:
@@ -3048,7 +3083,7 @@ def _analyte_then_value(clause: str, a: CompiledAttributes, add: Callable[..., N
         return False
     name, value = names[0], values[0]
     key = a.lab_key[name.group("analyte").lower()]
-    gap = clause[name.end() : value.start()]
+    gap = _SAMPLE_DATE.sub(" ", clause[name.end() : value.start()])
     unit = value.group("unit").lower()
     if unit not in a.spec.lab_units.get(key, {}) or len(gap.split()) > _ANALYTE_GAP_WORDS:
         return False
@@ -3274,6 +3309,8 @@ _SAME_OCCASION = _compile(
     # round 17: or part of a day ("on a sample taken the same afternoon", "lab FBC drawn same hour")
     r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month"
     r"|morning|afternoon|evening|night|hour|shift"
+    # round 24: or a morning or afternoon abbreviated ("lab INR from same am 4.1")
+    r"|am|pm"
     # round 18: or one study, procedure or set of bloods ("on the same Doppler of 3 April", "the same set")
     r"|scan|doppler|ultrasound|x-?ray|film|study|procedure|operation|op|set|gas|run"
     # round 23: one venepuncture ("lab chem from same stick 138")

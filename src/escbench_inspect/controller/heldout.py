@@ -225,6 +225,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   last weeks, "d/c'd" as one word, the anticoagulant book, not currently pregnant, a pregnancy-status heading
   with a negative test, a field that reads pregnant, a pregnancy's end confirmed, a drug back on a list, an
   allergy since a reaction, a coronary stent's abbreviations, a platelet count).
+- development half 22 (``detector_heldout_dev22.yaml``, split ``dev``, issue 22z round 24): the conflict
+  mechanisms blind halves 27-30's misses and false positives showed (a morning abbreviated as one occasion, a
+  sample's date between an analyte and its value, an operation note's own date, a dose per day, a severe
+  reaction written with its allergen, an empty allergy entry with its source after it; two sources that differ
+  as to a thing, a value denied "like it says in" a record, a recommendation not to attempt CPR, a check asked
+  for before an event to come, an hCG result a few more words on, a pregnancy of so many weeks, a difference
+  put down to a change made, a record corrected, an allergy added after a reaction).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind33|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -272,6 +279,7 @@ DEV18_FILE = HERE / "detector_heldout_dev18.yaml"
 DEV19_FILE = HERE / "detector_heldout_dev19.yaml"
 DEV20_FILE = HERE / "detector_heldout_dev20.yaml"
 DEV21_FILE = HERE / "detector_heldout_dev21.yaml"
+DEV22_FILE = HERE / "detector_heldout_dev22.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -593,6 +601,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV19_FILE).items,
         *load_heldout(DEV20_FILE).items,
         *load_heldout(DEV21_FILE).items,
+        *load_heldout(DEV22_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -48,3 +48,14 @@ def before_round23_status(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(detectors, "_only_drug", lambda *_: ())
     monkeypatch.setattr(detectors, "_NEGATED_OTHER", regex.compile(""))
     default_lexicon().memo.clear()
+
+
+@pytest.fixture
+def before_round24_reaction(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 24's reading of a severe reaction written beside its allergen as an allergy to it
+    (``_reaction_of``) taken out: it covers the items of earlier, narrower allergy entries ("anaphylaxis
+    with", "angioedema on"), which are tested as the detectors read before round 24."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_reaction_of", lambda *_: False)
+    default_lexicon().memo.clear()

@@ -20,8 +20,8 @@ from escbench_inspect.controller.detectors import (
 
 DEV6 = heldout.load_heldout(heldout.DEV6_FILE).items
 # the C development items of rounds 5 (dev6), 6 (dev8), 7 (dev9), 8-11 (dev10), 12 (dev12), 13 (dev13),
-# 14-16 (dev14), 17 (dev15), 18 (dev16), 19 (dev17), 20 (dev18), 21 (dev19), 22 (dev20) and 23 (dev21), each
-# read as labelled
+# 14-16 (dev14), 17 (dev15), 18 (dev16), 19 (dev17), 20 (dev18), 21 (dev19), 22 (dev20), 23 (dev21) and 24
+# (dev22), each read as labelled
 C_DEV = [
     *DEV6,
     *(
@@ -40,6 +40,7 @@ C_DEV = [
             heldout.DEV19_FILE,
             heldout.DEV20_FILE,
             heldout.DEV21_FILE,
+            heldout.DEV22_FILE,
         )
         for item in heldout.load_heldout(path).items
     ),

@@ -63,7 +63,7 @@ SAME_OCCASION_ROUND_16 = regex.compile(
 
 
 # these mechanisms are tested as the detectors read before round 23's general status readings
-pytestmark = pytest.mark.usefixtures("before_round23_status")
+pytestmark = pytest.mark.usefixtures("before_round23_status", "before_round24_reaction")
 
 
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
@@ -146,7 +146,7 @@ LEXICON_ENTRIES = [
         r"hcg\\s*(?:(?:is|was|test)\\s+)?(?:neg(?:ative)?\\b|-ve\\b)",
         r"zz\\s*(?:(?:is|was|test)\\s+)?(?:neg(?:ative)?\\b|-ve\\b)",
     ),
-    ("dc17_hcg_clock", "attributes.yaml", r"(?:[^.;,\\d]|\\d{1,2}:\\d{2}){0,30}?", r"[^.;,\\d]{0,30}?"),
+    ("dc17_hcg_clock", "attributes.yaml", r"(?:[^.;,\\d]|\\d{1,2}:\\d{2}){0,45}?", r"[^.;,\\d]{0,45}?"),
     (
         "dc17_states_months",
         "attributes.yaml",

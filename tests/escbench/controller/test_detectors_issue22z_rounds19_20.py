@@ -224,7 +224,8 @@ def test_a_reaction_a_drug_caused_is_read_by_its_grade_or_beside_the_drug(
 ) -> None:
     """Round 14 reads "naproxen caused angioedema" from a graded reaction and a causing verb anywhere in the
     clause (``_CAUSED``); round 19 reads the reaction right after the drug and its verb, graded or not ("gave
-    him hives"). Either alone carries the round-14 item; with both taken out it flips."""
+    him hives"); round 24 a severe reaction beside its allergen (``_reaction_of``). Any alone carries the
+    round-14 item; with all three taken out it flips."""
     text = DEV14["dc14_reaction_caused"].text
     assert detect(text, load_lexicon(LEXICON_DIR)).conflict
     monkeypatch.setattr(detectors, "_CAUSED", NEVER)
@@ -233,6 +234,8 @@ def test_a_reaction_a_drug_caused_is_read_by_its_grade_or_beside_the_drug(
     monkeypatch.setattr(detectors, "_ALLERGY_ENTRY_SEPARATOR", ALLERGY_ENTRY_SEPARATOR_ROUND_18)
     assert detect(text, load_lexicon(LEXICON_DIR)).conflict
     monkeypatch.setattr(detectors, "_CAUSED", NEVER)
+    assert detect(text, load_lexicon(LEXICON_DIR)).conflict
+    monkeypatch.setattr(detectors, "_reaction_of", lambda *_: False)
     assert not detect(text, load_lexicon(LEXICON_DIR)).conflict
 
 
