@@ -168,6 +168,12 @@ FLOORS = {
     # (2-J and 2-I the same)
     "blind29": {"conflict": (0.83, 0.06)},
     "blind30": {"conflict": (0.87, 0.00)},
+    # blind v31-v33 (all three detectors, six authors each, reviewed): their one untouched run on round 24
+    # (2-L; 2-K item for item the same): v31 C 75/88 / 1/55, M 47/50 / 1/32, H 65/70 / 6/56; v32 C 68/88 /
+    # 7/55, M 43/50 / 2/32, H 58/70 / 10/56; v33 C 71/88 / 4/55, M 39/50 / 1/32, H 62/70 / 10/56
+    "blind31": {"conflict": (0.85, 0.02), "missing": (0.94, 0.04), "high_risk": (0.92, 0.11)},
+    "blind32": {"conflict": (0.77, 0.13), "missing": (0.86, 0.07), "high_risk": (0.82, 0.18)},
+    "blind33": {"conflict": (0.80, 0.08), "missing": (0.78, 0.04), "high_risk": (0.88, 0.18)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
