@@ -129,6 +129,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the thirty-first (``docs/blind_halves/author_spec_v33.md``, six authors asked to write as busy
   clinicians and patients do, each file checked by a blind reviewer); frozen before round 24 was committed
   and before anyone read it.
+- blind half 34 (``detector_heldout_blind34.yaml``, split ``blind34``, ids ``znh_``/``znc_``/``znm_``, issue
+  22z): as the thirty-first (``docs/blind_halves/author_spec_v34.md``, six authors, each file checked by a
+  blind reviewer); frozen before round 25 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -233,7 +236,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   for before an event to come, an hCG result a few more words on, a pregnancy of so many weeks, a difference
   put down to a change made, a record corrected, an allergy added after a reaction).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind33|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind34|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -312,6 +315,7 @@ BLIND30_FILE = HERE / "detector_heldout_blind30.yaml"
 BLIND31_FILE = HERE / "detector_heldout_blind31.yaml"
 BLIND32_FILE = HERE / "detector_heldout_blind32.yaml"
 BLIND33_FILE = HERE / "detector_heldout_blind33.yaml"
+BLIND34_FILE = HERE / "detector_heldout_blind34.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -348,6 +352,7 @@ Half = Literal[
     "blind31",
     "blind32",
     "blind33",
+    "blind34",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -386,6 +391,7 @@ SPLIT_PREFIX = {
     "blind31": "zj",
     "blind32": "zk",
     "blind33": "zl",
+    "blind34": "zn",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -423,6 +429,7 @@ HALF_TITLES = {
     "blind31": "blind half 31 (all three detectors)",
     "blind32": "blind half 32 (all three detectors)",
     "blind33": "blind half 33 (all three detectors)",
+    "blind34": "blind half 34 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -209,6 +209,7 @@ BLIND_SHA256 = {
     "blind31": "1ccd016e78fe8eccd907dbb7e3a60a10597f0f9ac10b3dfbd740dd2fb728c577",
     "blind32": "5254e3107ce71d5aedaf5ae9946a475a96072b308a2b130b957aa2752bfafcac",
     "blind33": "922d512b6aec2c892bf0d41c60304e06bcdec3c96397ede5b72b1c7e38820c89",
+    "blind34": "02716e593957c0640e269dc44ead26efca46bf808e778627dc7f53c1ef23fc75",
 }
 
 
@@ -279,6 +280,7 @@ BLIND_SPLITS = {
     "blind31": ("zj", "BLIND31_FILE"),
     "blind32": ("zk", "BLIND32_FILE"),
     "blind33": ("zl", "BLIND33_FILE"),
+    "blind34": ("zn", "BLIND34_FILE"),
 }
 
 
