@@ -1094,6 +1094,8 @@ _CONDITION_WORDS = 45
 # "recovered fully within a minute") is resolved, within a few sentences of the finding.
 _RECOVERED_AFTER = _compile(
     r"\bback\s+to\s+(?:(?:his|her|their|my|your)\s+)?(?:normal|usual)(?:\s+self)?\b"
+    # round 25: "today he's back to himself running around"
+    r"|\bback\s+to\s+(?:himself|herself|themselves|myself)\b"
     r"|\b(?:fully|completely)\s+recovered\b|\brecovered\s+(?:fully|completely)\b"
     # issue 22v: "it has totally gone now", "has been completely fine since"
     r"|\b(?:totally|completely|fully|entirely)\s+(?:gone|settled|resolved)\b"
@@ -2861,7 +2863,10 @@ def _mentions(
                 # neighbouring reading (issue 22z: "lab FBC same draw 79 g/L"), not one of an analyte the
                 # list does not know ("urea 6.2 mmol/L")
                 before = clause[: m.start()]
-                if _REPORTED_VALUE.search(before) or _SAME_OCCASION.search(before):
+                # round 25: or a value that opens its clause, then where it was measured ("5.9 mmol/L on the
+                # lab sample drawn with it")
+                opening = not before.strip() and _MEASURED_ON.match(clause, m.end())
+                if _REPORTED_VALUE.search(before) or _SAME_OCCASION.search(before) or opening:
                     unit = m.group("unit").lower()
                     key = _one_analyte_before(before, unit, a)
                     add("lab_value", key, (float(m.group("value")), unit), *m.span())
@@ -2875,11 +2880,21 @@ def _mentions(
                 # heading ("INR this AM: 2.1 on pt's CoaguChek")
                 names = list(a.lab_name.finditer(clause, 0, m.start())) if a.lab_name is not None else []
                 headed = len(names) == 1 and _HEADING_GAP.fullmatch(clause, names[0].end(), m.start())
+                # round 25: or the one analyte, a few words on where it was measured, and the value closing
+                # the clause ("our lab INR on today's sample 5.8"), not a target or a range
+                closing = (
+                    len(names) == 1
+                    and not clause[m.end() :].strip(" .;,)")
+                    and len(clause[names[0].end() : m.start()].split()) <= _ANALYTE_GAP_WORDS
+                    and _ANALYTE_GAP.fullmatch(clause, names[0].end(), m.start())
+                    and not _NOT_A_RESULT.search(clause, names[0].end(), m.start())
+                )
                 if (
                     _REPORTED_VALUE.search(clause, 0, m.start())
                     or (leading and leading.end() == m.end())
                     or _SAME_OCCASION.search(clause, 0, m.start())
                     or headed
+                    or closing
                 ):
                     # round 14: of the one analyte named before it ("INR - ED note says 4.2")
                     key = a.lab_key[names[0].group("analyte").lower()] if len(names) == 1 else IMPLIED
@@ -3062,6 +3077,14 @@ def _reaction_of(clause: str, allergen: regex.Match, reaction: regex.Match) -> b
 _HEADING_GAP = _compile(r"[^\d:;.,]{0,25}:\s*|\s*:\s*[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?\s+", FLAGS)
 _ANALYTE_GAP = _compile(r"[^\d,;:()\[\]=]{1,50}", FLAGS)
 _ANALYTE_GAP_WORDS = 6
+# round 25: where a value was measured, right after it; a target, range or limit between an analyte and a
+# number
+_MEASURED_ON = _compile(r"\s+(?:on|from|per|by|in)\s", FLAGS)
+_NOT_A_RESULT = _compile(
+    r"\b(?:target|goal|range|aim|therapeutic|ref|reference|normal|cut-?off|threshold|limit|above|below|over|under"
+    r"|less|more|greater|>|<)\b",
+    FLAGS,
+)
 # round 24: a date of the sample among those words is no other value ("gives her eGFR on 12/03 as 58 mL/min")
 _SAMPLE_DATE = _DATE_COARSE
 

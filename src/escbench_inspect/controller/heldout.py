@@ -235,6 +235,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   as to a thing, a value denied "like it says in" a record, a recommendation not to attempt CPR, a check asked
   for before an event to come, an hCG result a few more words on, a pregnancy of so many weeks, a difference
   put down to a change made, a record corrected, an allergy added after a reaction).
+- development half 23 (``detector_heldout_dev23.yaml``, split ``dev``, issue 22z round 25): the mechanisms
+  blind halves 31-33's misses and false positives showed for all three detectors (H findings: a falling coma
+  scale, a sluggish pupil, seizures without recovery, papilloedema, a torsion, blood coughed up, a neck
+  swelling after surgery, a corneal infiltrate, reduced fetal movements in shorthand, C-SSRS preparatory
+  behaviour; H context: a chronic finding as usual, a relative's history, an age or month of an event, a risk
+  named, a negative culture or screen, a finding now free or settled, a pathway's name; M absence wording; C a
+  blood count panel as a source, a value opening or closing its clause, an allergy standing since a year).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind34|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -283,6 +290,7 @@ DEV19_FILE = HERE / "detector_heldout_dev19.yaml"
 DEV20_FILE = HERE / "detector_heldout_dev20.yaml"
 DEV21_FILE = HERE / "detector_heldout_dev21.yaml"
 DEV22_FILE = HERE / "detector_heldout_dev22.yaml"
+DEV23_FILE = HERE / "detector_heldout_dev23.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -609,6 +617,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV20_FILE).items,
         *load_heldout(DEV21_FILE).items,
         *load_heldout(DEV22_FILE).items,
+        *load_heldout(DEV23_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -20,6 +20,10 @@ def fresh_memo() -> Iterator[None]:
     default_lexicon().memo.clear()
 
 
+# the lexicon that ``lexicon_without`` copies: the packaged one, or one as it read before a round
+LEXICON_SOURCE = {"dir": LEXICON_DIR}
+
+
 @pytest.fixture
 def lexicon_without(tmp_path: Path) -> Callable[[str, str, str], Lexicon]:
     """A copy of the packaged lexicon with one text of one file replaced (it must occur exactly once):
@@ -27,7 +31,7 @@ def lexicon_without(tmp_path: Path) -> Callable[[str, str, str], Lexicon]:
 
     def build(file: str, old: str, new: str) -> Lexicon:
         copy = tmp_path / "lexicon"
-        shutil.copytree(LEXICON_DIR, copy)
+        shutil.copytree(LEXICON_SOURCE["dir"], copy)
         path = copy / file
         text = path.read_text(encoding="utf-8")
         assert text.count(old) == 1, old
@@ -58,4 +62,28 @@ def before_round24_reaction(monkeypatch: pytest.MonkeyPatch) -> None:
     from escbench_inspect.controller import detectors
 
     monkeypatch.setattr(detectors, "_reaction_of", lambda *_: False)
+    default_lexicon().memo.clear()
+
+
+ROUND25_SOURCES = '"fbc", "full blood count", "u&e/u&es", "biochemistry", "fingerstick/fingerprick"]'
+
+
+@pytest.fixture
+def before_round25_lab(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 25's readings of a laboratory value taken out -- a value that opens its clause, then where it was
+    measured (``_MEASURED_ON``), one that closes its analyte's clause (``_NOT_A_RESULT`` matching everywhere
+    turns it off), and its new sources (a blood count panel, a capillary sample: gone from the lexicon copies
+    that ``lexicon_without`` builds): they cover items of earlier, narrower mechanisms (a point-of-care device
+    or ICE as a source, "same am"), which are tested as the detectors read before round 25."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_MEASURED_ON", regex.compile(r"(?!)"))
+    monkeypatch.setattr(detectors, "_NOT_A_RESULT", regex.compile(""))
+    before = tmp_path_factory.mktemp("round24") / "lexicon"
+    shutil.copytree(LEXICON_DIR, before)
+    attributes = before / "attributes.yaml"
+    text = attributes.read_text(encoding="utf-8")
+    assert text.count(ROUND25_SOURCES) == 1
+    attributes.write_text(text.replace(ROUND25_SOURCES, "]"), encoding="utf-8")
+    monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
     default_lexicon().memo.clear()

@@ -1,0 +1,238 @@
+"""Issue 22z round 25 (all three detectors): the mechanisms blind halves 31-33's misses and false positives
+showed, read on this project's own wording (``detector_heldout_dev23.yaml``). Every item is read as
+labelled; then each mechanism is taken out -- a module pattern replaced by one that never (or always) matches
+or by the one before it, or one lexicon entry made to match nothing in a copy of the lexicon -- and its item
+must flip."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import regex
+
+from escbench_inspect.controller import detectors, heldout
+from escbench_inspect.controller.detectors import LEXICON_DIR, Lexicon, default_lexicon, detect, load_lexicon
+
+DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV23_FILE).items}
+NEVER = regex.compile(r"(?!)")
+ALWAYS = regex.compile(r"")
+RECOVERED_AFTER_ROUND_24 = regex.compile(
+    detectors._RECOVERED_AFTER.pattern.replace(
+        r"|\bback\s+to\s+(?:himself|herself|themselves|myself)\b", "", 1
+    ),
+    detectors._RECOVERED_AFTER.flags,
+)
+
+
+def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
+    """The item's own detector's verdict on it."""
+    item = DEV[item_id]
+    lexicon = lexicon or default_lexicon()
+    lexicon.memo.clear()
+    return detect(item.text, lexicon, task_class=item.task_class).flags[item.detector]
+
+
+def test_dev_file_is_in_the_dev_half_with_each_detector() -> None:
+    assert set(DEV) <= {i.id for i in heldout.half_items("dev")}
+    assert {i.detector for i in DEV.values()} == {"conflict", "missing", "high_risk"}
+
+
+@pytest.mark.parametrize("item_id", sorted(DEV))
+def test_each_item_reads_as_labelled(item_id: str) -> None:
+    assert fires(item_id) is (DEV[item_id].label == "positive")
+
+
+# (the item, the module name behind its mechanism, what replaces it)
+MODULE_MECHANISMS = [
+    ("dc25_opening_value", "_MEASURED_ON", NEVER),
+    ("dc25_closing_value", "_NOT_A_RESULT", ALWAYS),
+    ("dc25_closing_value_n1", "_NOT_A_RESULT", NEVER),
+    ("dh25_back_to_himself_n1", "_RECOVERED_AFTER", RECOVERED_AFTER_ROUND_24),
+]
+
+
+@pytest.mark.parametrize(
+    ("item_id", "name", "replacement"), MODULE_MECHANISMS, ids=[f"{i}-{n}" for i, n, _ in MODULE_MECHANISMS]
+)
+def test_each_module_mechanism_carries_its_item(
+    item_id: str, name: str, replacement: object, monkeypatch: pytest.MonkeyPatch, fresh_memo: None
+) -> None:
+    positive = DEV[item_id].label == "positive"
+    assert fires(item_id) is positive
+    monkeypatch.setattr(detectors, name, replacement)
+    assert fires(item_id) is not positive
+
+
+# (the item, the lexicon file, the start of its entry -- a whole quoted term, or the opening of a regular
+# expression -- and what replaces it: None makes the entry match nothing ("zzq" matches no text here))
+LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
+    # high risk, findings
+    ("dh25_gcs_dropped", "high_risk.yaml", r'"re:\\bgcs\\b\\s*(?:has', None),
+    ("dh25_pupil_sluggish", "high_risk.yaml", r'"re:\\bpupils?\\b[^.;', None),
+    ("dh25_status_between", "high_risk.yaml", r'"re:\\b(?:not|without|never)\\s+(?:regaining', None),
+    ("dh25_papilloedema", "high_risk.yaml", '"papilloedema/papilledema"', None),
+    ("dh25_rising_headache", "high_risk.yaml", r'"re:(?:↑|\\bincreasing)\\s*(?:ha|headache)', None),
+    ("dh25_testis_first", "high_risk.yaml", r'"re:\\b(?:testis|testicle)\\s+(?:is\\s+)?high', None),
+    ("dh25_torsion_query", "high_risk.yaml", r'"re:\\b(?:testicular|ovarian|adnexal)?\\s*torsion', None),
+    ("dh25_coughed_blood", "high_risk.yaml", '"(coughed|coughing|coughs|cough) up .. blood"', None),
+    (
+        "dh25_neck_swelling",
+        "high_risk.yaml",
+        '"(enlarging|expanding|growing|increasing) .. neck .. (swelling|haematoma|hematoma)"',
+        None,
+    ),
+    ("dh25_corneal_infiltrate", "high_risk.yaml", '"corneal infiltrate/infiltrates"', None),
+    (
+        "dh25_fm_shorthand",
+        "high_risk.yaml",
+        r'"re:(?:↓|\\b(?:decreased|reduced|less|no)\\b)\\s*(?:fms?',
+        None,
+    ),
+    ("dh25_none_felt", "modifiers.yaml", r'"re:\\bnone\\b(?!\\s+felt\\b)"', '"none"'),
+    ("dh25_stockpiled", "high_risk.yaml", '"stockpil*"', None),
+    ("dh25_saving_counted", "high_risk.yaml", r'"re:\\bsaving\\s+(?:up', None),
+    ("dh25_take_tonight", "high_risk.yaml", r'"re:\\bgoing\\s+to\\s+take', None),
+    ("dh25_wont_matter", "high_risk.yaml", r"|will\\s+not)\\s+(?:matter|be", r"|will\\s+not)\\s+(?:zzq|be"),
+    (
+        "dh25_keep_going",
+        "high_risk.yaml",
+        r"\\s+think\\s+i\\s+can\\s+(?:keep",
+        r"\\s+think\\s+i\\s+can\\s+(?:zzq",
+    ),
+    (
+        "dh25_letters_family",
+        "high_risk.yaml",
+        r'"re:\\b(?:written|wrote|writing|left)\\s+(?:(?:goodbye',
+        None,
+    ),
+    ("dh25_legs_heavy", "high_risk.yaml", r'"re:\\blegs?\\s+(?:feel', None),
+    (
+        "dh25_calcium_salt_n1",
+        "high_risk.yaml",
+        r'"re:\\bcalcium\\b(?!\\s+(?:gluconate|carbonate|chloride|acetate|resonium|channel|supplements?|tablets?|and\\s+vitamin))"',
+        '"calcium"',
+    ),
+    # high risk, context
+    ("dh25_past_history_n1", "modifiers.yaml", '"past history"', None),
+    ("dh25_stable_angina_n1", "modifiers.yaml", '"stable angina"', None),
+    ("dh25_stable_angina_n1", "modifiers.yaml", r'"re:\\bstable\\s*$"', None),
+    ("dh25_chronic_n1", "modifiers.yaml", r'"re:(?<!\\bon\\s)\\bchronic', None),
+    (
+        "dh25_first_baby_n1",
+        "modifiers.yaml",
+        '"(first|previous|last|earlier|other|older) (baby|child|delivery)"',
+        None,
+    ),
+    ("dh25_relative_just_n1", "modifiers.yaml", r'"re:\\b(?:his|her|their|my|a|whose)\\s+(?:late', None),
+    ("dh25_relative_has_with_n1", "modifiers.yaml", r'"re:\\b(?:his|her|their|my|a|whose)\\s+(?:late', None),
+    (
+        "dh25_relative_presented_n1",
+        "modifiers.yaml",
+        r"|was\\s+diagnosed|presented)\\b",
+        r"|was\\s+diagnosed)\\b",
+    ),
+    ("dh25_unchanged_from_usual_n1", "modifiers.yaml", r'"re:\\bunchanged\\s+(?:from', None),
+    ("dh25_equals_usual_n1", "modifiers.yaml", r'"re:(?:=|\\bis|\\bat|\\bas)\\s*(?:(?:his', None),
+    ("dh25_same_for_years_n1", "modifiers.yaml", r'"re:\\bsame\\s+(?:for|over)', None),
+    ("dh25_pattern_unchanged_n1", "modifiers.yaml", r'"re:\\b(?:same\\s+pattern|pattern', None),
+    ("dh25_aged_n1", "modifiers.yaml", r'"re:\\baged\\s+', None),
+    ("dh25_back_in_month_n1", "modifiers.yaml", r'"re:\\bback\\s+in\\s+', None),
+    ("dh25_risk_named_n1", "modifiers.yaml", r'"re:^\\W*risk', None),
+    ("dh25_no_growth_n1", "modifiers.yaml", '"no growth"', None),
+    ("dh25_pain_free_n1", "modifiers.yaml", r'"re:^\\s*-?\\s*free', None),
+    ("dh25_settled_n1", "modifiers.yaml", r'"re:\\bsettled\\b(?<!', None),
+    ("dh25_pathway_n1", "modifiers.yaml", r'"re:^\\s*(?:pathway', None),
+    ("dh25_screen_negative_n1", "modifiers.yaml", r'"re:^\\s*screen\\s*', None),
+    # missing
+    ("dm25_without_dose", "missing.yaml", r'"re:\\bwithout\\s+(?:any|a)\\s+(?:dose', None),
+    ("dm25_dont_actually_know", "missing.yaml", r"(?:actually|really|even)\\s+know\\b", r"zzq\\s+know\\b"),
+    ("dm25_havent_weighed", "missing.yaml", r"|has\\s+not)\\s+weighed\\b", r"|has\\s+not)\\s+zzq\\b"),
+    ("dm25_no_weight_today", "missing.yaml", r'"re:\\bno\\s+(?:weight|wt)\\s+(?:today', None),
+    ("dm25_obs_none_since", "missing.yaml", r'"re:\\blast\\s+(?:obs', None),
+    ("dm25_news_not_calculated", "missing.yaml", r'"re:\\b(?:news2?|score)\\s+(?:can', None),
+    ("dm25_not_yet_established", "missing.yaml", r'"re:\\bnot\\s+yet\\s+(?:established', None),
+    ("dm25_neither_nor", "missing.yaml", r'"re:\\bneither\\b', None),
+    (
+        "dm25_result_not_showing",
+        "missing.yaml",
+        r'"re:\\b(?:result|results|level)\\b[^.;\\n]{0,20}?\\b(?:still',
+        None,
+    ),
+    (
+        "dm25_no_renal_since",
+        "missing.yaml",
+        r'"re:\\bno\\s+(?:(?:recent|repeat|new)\\s+)?(?:creatinine',
+        None,
+    ),
+    ("dm25_not_yet_arrived", "missing.yaml", r'"re:\\b(?:has|have)\\s+not\\s+(?:yet\\s+)?(?:arrived', None),
+    (
+        "dm25_hasnt_arrived",
+        "missing.yaml",
+        r"(?:hasn'?t|haven'?t|hasnt|havent)\\s+(?:yet\\s+)?(?:arrived",
+        "zzq(?:",
+    ),
+    ("dm25_nothing_came_through", "missing.yaml", r'"re:\\bnothing\\s+(?:came', None),
+    ("dm25_without_letter", "missing.yaml", r'"re:\\b(?:w/o|without)\\s+(?:a\\s+|any\\s+)?(?:transfer', None),
+    ("dm25_not_in_the_note", "missing.yaml", r"(?:isn'?t|is\\s+not)\\s+in\\s+the\\s+(?:op", "zzq(?:op"),
+    ("dm25_no_dnacpr_on_file", "missing.yaml", r'"re:\\bno\\s+(?:dnacpr|dnar', None),
+    ("dm25_we_dont_know", "missing.yaml", r"(?:we|i)\\s+(?:don'?t|dont|do\\s+not)\\s+know\\b", "zzq"),
+    (
+        "dm25_usual_pharmacy_n1",
+        "missing.yaml",
+        r'"re:\\b(?:which|usual|nominated|regular)\\s+pharmacy\\b"',
+        None,
+    ),
+    ("dm25_portal_reply_n1", "missing.yaml", '"portal reply"', None),
+    # conflict
+    ("dc25_panel_source", "attributes.yaml", '"fbc", "full blood count", "u&e/u&es", "biochemistry", ', ""),
+    ("dc25_allergy_since_year_n1", "attributes.yaml", r'"re:\\bsince\\s+(?:(?:jan', None),
+    (
+        "dc25_reaction_since_n1",
+        "attributes.yaml",
+        r'"re:\\b(?:rash|reaction|anaphylaxis|angioedema|urticaria)\\s+since',
+        None,
+    ),
+]
+
+
+def _nothing(old: str) -> str:
+    """The entry made to match nothing: a regular expression that opens with "zzq", or the term "zzq"."""
+    return old.replace('"re:', '"re:zzq', 1) if old.startswith('"re:') else '"zzq"'
+
+
+@pytest.mark.parametrize(
+    ("item_id", "file", "old", "new"),
+    LEXICON_ENTRIES,
+    ids=[f"{i}-{k}" for k, (i, *_) in enumerate(LEXICON_ENTRIES)],
+)
+def test_each_lexicon_entry_carries_its_item(
+    lexicon_without: Callable[[str, str, str], Lexicon], item_id: str, file: str, old: str, new: str | None
+) -> None:
+    positive = DEV[item_id].label == "positive"
+    assert fires(item_id) is positive
+    assert fires(item_id, lexicon_without(file, old, _nothing(old) if new is None else new)) is not positive
+
+
+@pytest.mark.parametrize(
+    ("item_id", "exclusion"),
+    [
+        (
+            "dm25_if_that_matters_n1",
+            r"\\s+(?:if|whether)\\s+(?:that|this|it)\\s+(?:matters|is\\s+relevant|is\\s+important)\\b|",
+        ),
+        ("dm25_which_pharmacy_n1", r"\\s+(?:which|what)\\s+(?:pharmacy|chemist)\\b|"),
+    ],
+)
+def test_each_exclusion_of_not_sure_carries_its_item(tmp_path: Path, item_id: str, exclusion: str) -> None:
+    """The five "not sure"-family expressions share each exclusion: taken out of all five, the item fires."""
+    assert not fires(item_id)
+    copy = tmp_path / "lexicon"
+    shutil.copytree(LEXICON_DIR, copy)
+    path = copy / "missing.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count(exclusion) == 5
+    path.write_text(text.replace(exclusion, ""), encoding="utf-8")
+    assert fires(item_id, load_lexicon(copy))
