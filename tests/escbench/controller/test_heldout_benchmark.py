@@ -174,6 +174,9 @@ FLOORS = {
     "blind31": {"conflict": (0.85, 0.02), "missing": (0.94, 0.04), "high_risk": (0.92, 0.11)},
     "blind32": {"conflict": (0.77, 0.13), "missing": (0.86, 0.07), "high_risk": (0.82, 0.18)},
     "blind33": {"conflict": (0.80, 0.08), "missing": (0.78, 0.04), "high_risk": (0.88, 0.18)},
+    # blind v34 (all three detectors, six authors, reviewed): its one untouched run on round 25 (2-L), C
+    # 75/88 / 1/55, M 43/50 / 2/32, H 66/70 / 11/56 (round 24: C and FPRs the same, M 42/50, H 63/70)
+    "blind34": {"conflict": (0.85, 0.02), "missing": (0.86, 0.07), "high_risk": (0.94, 0.20)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
