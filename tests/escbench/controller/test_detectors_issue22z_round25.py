@@ -74,9 +74,9 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("dh25_pupil_sluggish", "high_risk.yaml", r'"re:\\bpupils?\\b[^.;', None),
     ("dh25_status_between", "high_risk.yaml", r'"re:\\b(?:not|without|never)\\s+(?:regaining', None),
     ("dh25_papilloedema", "high_risk.yaml", '"papilloedema/papilledema"', None),
-    ("dh25_rising_headache", "high_risk.yaml", r'"re:(?:↑|\\bincreasing)\\s*(?:ha|headache)', None),
+    ("dh25_rising_headache", "high_risk.yaml", r'"re:\\bheadache\\b(?<=(?:↑', None),
     ("dh25_testis_first", "high_risk.yaml", r'"re:\\b(?:testis|testicle)\\s+(?:is\\s+)?high', None),
-    ("dh25_torsion_query", "high_risk.yaml", r'"re:\\b(?:testicular|ovarian|adnexal)?\\s*torsion', None),
+    ("dh25_torsion_query", "high_risk.yaml", r'"re:\\btorsion', None),
     ("dh25_coughed_blood", "high_risk.yaml", '"(coughed|coughing|coughs|cough) up .. blood"', None),
     (
         "dh25_neck_swelling",
