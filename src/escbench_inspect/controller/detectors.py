@@ -1864,11 +1864,12 @@ _DOCUMENT_DATE = _compile(
     r"|\b(?:printout|print-out|extract|download)\s*,?\s*$",
     FLAGS,
 )
-# issue 22s: a side stated without its body part ("the referral letter says right-sided")
+# round 24: a record of the operation itself, whose own date is the operation's
 _PROCEDURE_RECORD = _compile(
     r"\b(?:operation|operative|op|procedure|theatre|surgical|anaesthetic|anesthetic|anesthesia)\s+(?:notes?|records?|reports?)\b",
     FLAGS,
 )
+# issue 22s: a side stated without its body part ("the referral letter says right-sided")
 _SIDE_ALONE = _compile(
     r"\b(?:(?P<side>left|right)[\s-]+sided?\b|on\s+the\s+(?P<side2>left|right)\b"
     # issue 22u: a side a source states on its own ("ward booking and X-ray report say left")
@@ -3082,7 +3083,7 @@ _ANALYTE_GAP_WORDS = 6
 _MEASURED_ON = _compile(r"\s+(?:on|from|per|by|in)\s", FLAGS)
 _NOT_A_RESULT = _compile(
     r"\b(?:target|goal|range|aim|therapeutic|ref|reference|normal|cut-?off|threshold|limit|above|below|over|under"
-    r"|less|more|greater|>|<)\b",
+    r"|less|more|greater)\b|[<>≤≥]",
     FLAGS,
 )
 # round 24: a date of the sample among those words is no other value ("gives her eGFR on 12/03 as 58 mL/min")
