@@ -132,6 +132,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 34 (``detector_heldout_blind34.yaml``, split ``blind34``, ids ``znh_``/``znc_``/``znm_``, issue
   22z): as the thirty-first (``docs/blind_halves/author_spec_v34.md``, six authors, each file checked by a
   blind reviewer); frozen before round 25 was committed and before anyone read it.
+- blind half 35 (``detector_heldout_blind35.yaml``, split ``blind35``, ids ``zph_``/``zpc_``/``zpm_``, issue
+  22z): as the thirty-first (``docs/blind_halves/author_spec_v35.md``, six authors, each file checked by a
+  blind reviewer); frozen after round 25 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -243,7 +246,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   named, a negative culture or screen, a finding now free or settled, a pathway's name; M absence wording; C a
   blood count panel as a source, a value opening or closing its clause, an allergy standing since a year).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind34|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind35|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -324,6 +327,7 @@ BLIND31_FILE = HERE / "detector_heldout_blind31.yaml"
 BLIND32_FILE = HERE / "detector_heldout_blind32.yaml"
 BLIND33_FILE = HERE / "detector_heldout_blind33.yaml"
 BLIND34_FILE = HERE / "detector_heldout_blind34.yaml"
+BLIND35_FILE = HERE / "detector_heldout_blind35.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -361,6 +365,7 @@ Half = Literal[
     "blind32",
     "blind33",
     "blind34",
+    "blind35",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -400,6 +405,7 @@ SPLIT_PREFIX = {
     "blind32": "zk",
     "blind33": "zl",
     "blind34": "zn",
+    "blind35": "zp",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -438,6 +444,7 @@ HALF_TITLES = {
     "blind32": "blind half 32 (all three detectors)",
     "blind33": "blind half 33 (all three detectors)",
     "blind34": "blind half 34 (all three detectors)",
+    "blind35": "blind half 35 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

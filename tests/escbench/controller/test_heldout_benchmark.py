@@ -213,6 +213,7 @@ BLIND_SHA256 = {
     "blind32": "5254e3107ce71d5aedaf5ae9946a475a96072b308a2b130b957aa2752bfafcac",
     "blind33": "922d512b6aec2c892bf0d41c60304e06bcdec3c96397ede5b72b1c7e38820c89",
     "blind34": "02716e593957c0640e269dc44ead26efca46bf808e778627dc7f53c1ef23fc75",
+    "blind35": "c5b425978c1239e173b559222ca90e9a6f0fa4ac959567f692eb8e00939663b3",
 }
 
 
@@ -284,6 +285,7 @@ BLIND_SPLITS = {
     "blind32": ("zk", "BLIND32_FILE"),
     "blind33": ("zl", "BLIND33_FILE"),
     "blind34": ("zn", "BLIND34_FILE"),
+    "blind35": ("zp", "BLIND35_FILE"),
 }
 
 
