@@ -135,6 +135,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 35 (``detector_heldout_blind35.yaml``, split ``blind35``, ids ``zph_``/``zpc_``/``zpm_``, issue
   22z): as the thirty-first (``docs/blind_halves/author_spec_v35.md``, six authors, each file checked by a
   blind reviewer); frozen after round 25 was committed and before anyone read it.
+- blind half 36 (``detector_heldout_blind36.yaml``, split ``blind36``, ids ``zqh_``/``zqc_``/``zqm_``, issue
+  22z): as the thirty-first (``docs/blind_halves/author_spec_v36.md``, six authors, each file checked by a
+  blind reviewer); frozen after release 2-L and before anyone read it, for round 26; not yet run.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -246,7 +249,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   named, a negative culture or screen, a finding now free or settled, a pathway's name; M absence wording; C a
   blood count panel as a source, a value opening or closing its clause, an allergy standing since a year).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind35|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind36|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -328,6 +331,7 @@ BLIND32_FILE = HERE / "detector_heldout_blind32.yaml"
 BLIND33_FILE = HERE / "detector_heldout_blind33.yaml"
 BLIND34_FILE = HERE / "detector_heldout_blind34.yaml"
 BLIND35_FILE = HERE / "detector_heldout_blind35.yaml"
+BLIND36_FILE = HERE / "detector_heldout_blind36.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -366,6 +370,7 @@ Half = Literal[
     "blind33",
     "blind34",
     "blind35",
+    "blind36",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -406,6 +411,7 @@ SPLIT_PREFIX = {
     "blind33": "zl",
     "blind34": "zn",
     "blind35": "zp",
+    "blind36": "zq",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -445,6 +451,7 @@ HALF_TITLES = {
     "blind33": "blind half 33 (all three detectors)",
     "blind34": "blind half 34 (all three detectors)",
     "blind35": "blind half 35 (all three detectors)",
+    "blind36": "blind half 36 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

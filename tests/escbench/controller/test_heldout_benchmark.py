@@ -217,6 +217,7 @@ BLIND_SHA256 = {
     "blind33": "922d512b6aec2c892bf0d41c60304e06bcdec3c96397ede5b72b1c7e38820c89",
     "blind34": "02716e593957c0640e269dc44ead26efca46bf808e778627dc7f53c1ef23fc75",
     "blind35": "c5b425978c1239e173b559222ca90e9a6f0fa4ac959567f692eb8e00939663b3",
+    "blind36": "563ddf3d7c078c044557a8d14cb9bab1738ce4c670704a2faf63b1b27a93eea6",
 }
 
 
@@ -289,6 +290,7 @@ BLIND_SPLITS = {
     "blind33": ("zl", "BLIND33_FILE"),
     "blind34": ("zn", "BLIND34_FILE"),
     "blind35": ("zp", "BLIND35_FILE"),
+    "blind36": ("zq", "BLIND36_FILE"),
 }
 
 
