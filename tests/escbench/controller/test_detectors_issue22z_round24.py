@@ -6,10 +6,9 @@ or one lexicon entry deleted from a copy of the lexicon -- and its item must fli
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 import regex
+from mechanism_helpers import lexicon_entry_test, module_mechanism_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
@@ -59,16 +58,7 @@ MODULE_MECHANISMS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("item_id", "name", "replacement"), MODULE_MECHANISMS, ids=[f"{i}-{n}" for i, n, _ in MODULE_MECHANISMS]
-)
-def test_each_module_mechanism_carries_its_item(
-    item_id: str, name: str, replacement: object, monkeypatch: pytest.MonkeyPatch, fresh_memo: None
-) -> None:
-    positive = DEV[item_id].label == "positive"
-    assert fires(item_id) is positive
-    monkeypatch.setattr(detectors, name, replacement)
-    assert fires(item_id) is not positive
+test_each_module_mechanism_carries_its_item = module_mechanism_test(DEV, fires, MODULE_MECHANISMS)
 
 
 # (the item, the lexicon file, the exact text replaced in a copy of it, what replaces it): with the entry gone
@@ -115,17 +105,9 @@ LEXICON_ENTRIES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("item_id", "file", "old", "new"),
-    LEXICON_ENTRIES,
-    ids=[f"{i}-{k}" for k, (i, *_) in enumerate(LEXICON_ENTRIES)],
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
+    DEV, fires, LEXICON_ENTRIES, ids=[f"{i}-{k}" for k, (i, *_) in enumerate(LEXICON_ENTRIES)]
 )
-def test_each_lexicon_entry_carries_its_item(
-    lexicon_without: Callable[[str, str, str], Lexicon], item_id: str, file: str, old: str, new: str
-) -> None:
-    positive = DEV[item_id].label == "positive"
-    assert fires(item_id) is positive
-    assert fires(item_id, lexicon_without(file, old, new)) is not positive
 
 
 def test_not_to_attempt_cpr_is_no_full_code() -> None:

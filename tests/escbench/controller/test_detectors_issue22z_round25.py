@@ -7,11 +7,11 @@ must flip."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import regex
+from mechanism_helpers import lexicon_entry_test, module_mechanism_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import LEXICON_DIR, Lexicon, default_lexicon, detect, load_lexicon
@@ -54,16 +54,7 @@ MODULE_MECHANISMS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("item_id", "name", "replacement"), MODULE_MECHANISMS, ids=[f"{i}-{n}" for i, n, _ in MODULE_MECHANISMS]
-)
-def test_each_module_mechanism_carries_its_item(
-    item_id: str, name: str, replacement: object, monkeypatch: pytest.MonkeyPatch, fresh_memo: None
-) -> None:
-    positive = DEV[item_id].label == "positive"
-    assert fires(item_id) is positive
-    monkeypatch.setattr(detectors, name, replacement)
-    assert fires(item_id) is not positive
+test_each_module_mechanism_carries_its_item = module_mechanism_test(DEV, fires, MODULE_MECHANISMS)
 
 
 # (the item, the lexicon file, the start of its entry -- a whole quoted term, or the opening of a regular
@@ -203,17 +194,12 @@ def _nothing(old: str) -> str:
     return old.replace('"re:', '"re:zzq', 1) if old.startswith('"re:') else '"zzq"'
 
 
-@pytest.mark.parametrize(
-    ("item_id", "file", "old", "new"),
-    LEXICON_ENTRIES,
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
+    DEV,
+    fires,
+    [(i, file, old, _nothing(old) if new is None else new) for i, file, old, new in LEXICON_ENTRIES],
     ids=[f"{i}-{k}" for k, (i, *_) in enumerate(LEXICON_ENTRIES)],
 )
-def test_each_lexicon_entry_carries_its_item(
-    lexicon_without: Callable[[str, str, str], Lexicon], item_id: str, file: str, old: str, new: str | None
-) -> None:
-    positive = DEV[item_id].label == "positive"
-    assert fires(item_id) is positive
-    assert fires(item_id, lexicon_without(file, old, _nothing(old) if new is None else new)) is not positive
 
 
 @pytest.mark.parametrize(

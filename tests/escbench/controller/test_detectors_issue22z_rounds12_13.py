@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 import regex
+from mechanism_helpers import lexicon_entry_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import (
@@ -169,13 +170,12 @@ LEXICON_ENTRIES = [
 ]
 
 
-@pytest.mark.parametrize(("item_id", "old", "new"), LEXICON_ENTRIES, ids=[i for i, _, _ in LEXICON_ENTRIES])
-def test_each_lexicon_entry_carries_its_item(
-    lexicon_without: Callable[[str, str, str], Lexicon], item_id: str, old: str, new: str
-) -> None:
-    positive = DEV12[item_id].label == "positive"
-    assert fires(item_id) is positive
-    assert fires(item_id, lexicon_without("attributes.yaml", old, new)) is not positive
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
+    DEV12,
+    fires,
+    [(i, "attributes.yaml", old, new) for i, old, new in LEXICON_ENTRIES],
+    ids=[i for i, _, _ in LEXICON_ENTRIES],
+)
 
 
 def test_a_drug_level_in_its_unit(lexicon_without: Callable[[str, str, str], Lexicon]) -> None:

@@ -6,10 +6,9 @@ entry deleted from a copy of the lexicon -- and its item must flip."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 import regex
+from mechanism_helpers import lexicon_entry_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
@@ -21,6 +20,7 @@ NEVER = regex.compile(r"(?!)")
 CLAUSE_SPLIT_ROUND_13 = regex.compile(
     r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while|vs\.?|versus)\s+|\s+and\s+(?=as\s+\d)", FLAGS
 )
+
 COMMA_ROUND_14 = regex.compile(r",(?=\s)\s*|\s+[-–—/]\s+", FLAGS)
 COUNT_ROUND_15 = regex.compile(r"\b(?P<n>two|three|four|2|3|4)\s*(?:x\s*|(?P<of>(?!)))?$", FLAGS)
 MILD_ROUND_15 = regex.compile(
@@ -214,15 +214,9 @@ LEXICON_ENTRIES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("item_id", "file", "old", "new"), LEXICON_ENTRIES, ids=[i for i, *_ in LEXICON_ENTRIES]
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
+    DEV14, fires, LEXICON_ENTRIES, ids=[i for i, *_ in LEXICON_ENTRIES]
 )
-def test_each_lexicon_entry_carries_its_item(
-    lexicon_without: Callable[[str, str, str], Lexicon], item_id: str, file: str, old: str, new: str
-) -> None:
-    positive = DEV14[item_id].label == "positive"
-    assert fires(item_id) is positive
-    assert fires(item_id, lexicon_without(file, old, new)) is not positive
 
 
 def test_a_change_before_a_semicolon_explains_the_stale_record(fresh_memo: None) -> None:

@@ -7,10 +7,9 @@ or one lexicon entry deleted from a copy of the lexicon -- and its item must fli
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 import regex
+from mechanism_helpers import lexicon_entry_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
@@ -279,15 +278,9 @@ LEXICON_ENTRIES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("item_id", "file", "old", "new"), LEXICON_ENTRIES, ids=[i for i, *_ in LEXICON_ENTRIES]
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
+    DEV, fires, LEXICON_ENTRIES, ids=[i for i, *_ in LEXICON_ENTRIES]
 )
-def test_each_lexicon_entry_carries_its_item(
-    lexicon_without: Callable[[str, str, str], Lexicon], item_id: str, file: str, old: str, new: str
-) -> None:
-    positive = DEV[item_id].label == "positive"
-    assert fires(item_id) is positive
-    assert fires(item_id, lexicon_without(file, old, new)) is not positive
 
 
 def test_a_list_heading_reaches_only_entries_that_state_its_attribute(fresh_memo: None) -> None:

@@ -7,11 +7,11 @@ lexicon -- and its item must flip."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import regex
+from mechanism_helpers import lexicon_entry_test, module_mechanism_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import LEXICON_DIR, Lexicon, default_lexicon, detect, load_lexicon
@@ -95,16 +95,7 @@ MODULE_MECHANISMS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("item_id", "name", "replacement"), MODULE_MECHANISMS, ids=[f"{i}-{n}" for i, n, _ in MODULE_MECHANISMS]
-)
-def test_each_module_mechanism_carries_its_item(
-    item_id: str, name: str, replacement: object, monkeypatch: pytest.MonkeyPatch, fresh_memo: None
-) -> None:
-    positive = DEV[item_id].label == "positive"
-    assert fires(item_id) is positive
-    monkeypatch.setattr(detectors, name, replacement)
-    assert fires(item_id) is not positive
+test_each_module_mechanism_carries_its_item = module_mechanism_test(DEV, fires, MODULE_MECHANISMS)
 
 
 # (the positive item, the module pattern compiled into the lexicon, its earlier form)
@@ -188,15 +179,9 @@ LEXICON_ENTRIES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("item_id", "file", "old", "new"), LEXICON_ENTRIES, ids=[i for i, *_ in LEXICON_ENTRIES]
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
+    DEV, fires, LEXICON_ENTRIES, ids=[i for i, *_ in LEXICON_ENTRIES]
 )
-def test_each_lexicon_entry_carries_its_item(
-    lexicon_without: Callable[[str, str, str], Lexicon], item_id: str, file: str, old: str, new: str
-) -> None:
-    positive = DEV[item_id].label == "positive"
-    assert fires(item_id) is positive
-    assert fires(item_id, lexicon_without(file, old, new)) is not positive
 
 
 def test_a_unit_litre_is_no_side(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,10 +7,9 @@ entry deleted from a copy of the lexicon -- and its item must flip."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 import regex
+from mechanism_helpers import lexicon_entry_test, module_mechanism_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
@@ -120,16 +119,7 @@ MODULE_MECHANISMS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("item_id", "name", "replacement"), MODULE_MECHANISMS, ids=[f"{i}-{n}" for i, n, _ in MODULE_MECHANISMS]
-)
-def test_each_module_mechanism_carries_its_item(
-    item_id: str, name: str, replacement: object, monkeypatch: pytest.MonkeyPatch, fresh_memo: None
-) -> None:
-    positive = DEV[item_id].label == "positive"
-    assert fires(item_id) is positive
-    monkeypatch.setattr(detectors, name, replacement)
-    assert fires(item_id) is not positive
+test_each_module_mechanism_carries_its_item = module_mechanism_test(DEV, fires, MODULE_MECHANISMS)
 
 
 def test_a_month_with_its_year_keeps_the_year(monkeypatch: pytest.MonkeyPatch, fresh_memo: None) -> None:
@@ -221,13 +211,12 @@ LEXICON_ENTRIES = [
 ]
 
 
-@pytest.mark.parametrize(("item_id", "old", "new"), LEXICON_ENTRIES, ids=[i for i, *_ in LEXICON_ENTRIES])
-def test_each_lexicon_entry_carries_its_item(
-    lexicon_without: Callable[[str, str, str], Lexicon], item_id: str, old: str, new: str
-) -> None:
-    positive = DEV[item_id].label == "positive"
-    assert fires(item_id) is positive
-    assert fires(item_id, lexicon_without("attributes.yaml", old, new)) is not positive
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
+    DEV,
+    fires,
+    [(i, "attributes.yaml", old, new) for i, old, new in LEXICON_ENTRIES],
+    ids=[i for i, *_ in LEXICON_ENTRIES],
+)
 
 
 def test_is_on_is_no_hold_nor_a_call() -> None:
