@@ -6,15 +6,12 @@ must flip."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 import regex
 from mechanism_helpers import lexicon_entry_test, module_mechanism_test
 
 from escbench_inspect.controller import detectors, heldout
-from escbench_inspect.controller.detectors import LEXICON_DIR, Lexicon, default_lexicon, detect, load_lexicon
+from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV23_FILE).items}
 NEVER = regex.compile(r"(?!)")
@@ -177,6 +174,14 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
         None,
     ),
     ("dm25_portal_reply_n1", "missing.yaml", '"portal reply"', None),
+    # the "not sure" expression's exclusions: "not sure if that matters", "not sure which pharmacy"
+    (
+        "dm25_if_that_matters_n1",
+        "missing.yaml",
+        r"\\s+(?:if|whether)\\s+(?:that|this|it)\\s+(?:matters|is\\s+relevant|is\\s+important)\\b|",
+        "",
+    ),
+    ("dm25_which_pharmacy_n1", "missing.yaml", r"\\s+(?:which|what)\\s+(?:pharmacy|chemist)\\b|", ""),
     # conflict
     ("dc25_panel_source", "attributes.yaml", '"fbc", "full blood count", "u&e/u&es", "biochemistry", ', ""),
     ("dc25_allergy_since_year_n1", "attributes.yaml", r'"re:\\bsince\\s+(?:(?:jan', None),
@@ -200,25 +205,3 @@ test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
     [(i, file, old, _nothing(old) if new is None else new) for i, file, old, new in LEXICON_ENTRIES],
     ids=[f"{i}-{k}" for k, (i, *_) in enumerate(LEXICON_ENTRIES)],
 )
-
-
-@pytest.mark.parametrize(
-    ("item_id", "exclusion"),
-    [
-        (
-            "dm25_if_that_matters_n1",
-            r"\\s+(?:if|whether)\\s+(?:that|this|it)\\s+(?:matters|is\\s+relevant|is\\s+important)\\b|",
-        ),
-        ("dm25_which_pharmacy_n1", r"\\s+(?:which|what)\\s+(?:pharmacy|chemist)\\b|"),
-    ],
-)
-def test_each_exclusion_of_not_sure_carries_its_item(tmp_path: Path, item_id: str, exclusion: str) -> None:
-    """The five "not sure"-family expressions share each exclusion: taken out of all five, the item fires."""
-    assert not fires(item_id)
-    copy = tmp_path / "lexicon"
-    shutil.copytree(LEXICON_DIR, copy)
-    path = copy / "missing.yaml"
-    text = path.read_text(encoding="utf-8")
-    assert text.count(exclusion) == 5
-    path.write_text(text.replace(exclusion, ""), encoding="utf-8")
-    assert fires(item_id, load_lexicon(copy))
