@@ -1129,7 +1129,57 @@ def _in_condition(clause_before: str) -> bool:
 # issue 22v: an absence marker's negation is read in its own segment of a list: "no ReSPECT form,
 # escalation not discussed, DNACPR status unknown" -- the "no" of the first item does not negate the
 # third; a spaced dash or a comma starts a segment ("no relatives present, old notes not yet available").
-_SEGMENT_BREAK = _compile(r",\s|\s[-–—]\s|:\s")
+# round 26: and an opening bracket ("no directions on the script (frequency blank)"), or "and" before a new
+# subject ("no TEP or DNACPR form enclosed and her resuscitation status is unknown")
+_SEGMENT_BREAK = _compile(r",\s|\s[-–—]\s|:\s|\s\(|\sand\s+(?=(?:her|his|their|the|my|our|its)\s)", FLAGS)
+
+
+# round 26: a finding word with the prefix "non-" is negated ("rash non-petechial"); a term that itself begins
+# "non-" ("non-blanching") is matched whole, so its own prefix is not before it
+_NON_PREFIX = _compile(r"\bnon[-\s]$", FLAGS)
+# round 26: the sentence's time frame. A finding's sentence opened by a past year ("In 2018 he had cauda
+# equina syndrome … with urinary retention"), or holding a past time anchor before it while the text later
+# states the patient well now ("laparotomy 2016 … after 2 days of severe abdo pain. A: today abdo SNT";
+# "admitted in March with pneumococcal sepsis; she is well today"), reports an earlier episode. The ConText
+# window of 14 words cannot see a frame set at the head of a long sentence; a scope terminator ("now", "but")
+# still ends it, as ``clause_before`` is cut there. "yesterday" and "this morning" are no anchor: a recent
+# episode now settled is still a red flag (chest pain yesterday, pain-free now).
+_MONTH_NAME = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_SENTENCE_OPENS_IN_PAST = _compile(
+    r"^\W*(?:[A-Z]{1,4}\s*:\s*)?(?:(?:in|during|back\s+in)\s+(?:early\s+|late\s+|mid-?)?"
+    r"(?:" + _MONTH_NAME + r"\.?\s+)?(?:19|20)\d\d\b(?![-/.]\d))",
+    FLAGS,
+)
+_PAST_ANCHOR = _compile(
+    r"(?<!\bsince\s)(?<![\d/.-])\b(?:19|20)\d\d\b(?![-/.]\d)"
+    r"|\bin\s+" + _MONTH_NAME + r"\b(?!\s+\d{1,2}\b)"
+    r"|\b(?:\d+|a|one|two|three|four|five|six|several|many)\s+(?:years?|yrs?|months?)\s+ago\b"
+    r"|\bas\s+a\s+(?:child|teenager|baby)\b|\bat\s+the\s+time\b(?!\s+of\b)",
+    FLAGS,
+)
+# round 26: the finding's word naming a threshold or criterion ("urine PCR 18 mg/mmol (pre-eclampsia threshold
+# 30 mg/mmol)"), unless the finding is itself the comparison ("above the exchange-transfusion threshold")
+_NAMES_A_THRESHOLD = _compile(r"^\W*(?:threshold|cut-?off|criteria|criterion)\b", FLAGS)
+_COMPARATIVE = _compile(
+    r"(?:above|over|exceed\w*|below|under|beyond|greater|higher|lower|more|less)\b", FLAGS
+)
+_WELL_NOW = _compile(
+    r"\b(?:made\s+an?\s+)?(?:full|complete)\s+recovery\b"
+    r"|\b(?:today|now|currently|at\s+present)\b[^.;\n]{0,60}?\b(?:well|normal|intact|asymptomatic|snt"
+    r"|(?:symptom|pain|headache)[\s-]?free)\b"
+    r"|\b(?:well|asymptomatic|(?:symptom|pain|headache)[\s-]?free|snt)\b[^.;\n]{0,30}?\btoday\b",
+    FLAGS,
+)
+
+
+def _past_frame(text: str, clause_before: str, end: int) -> bool:
+    """Whether the finding's sentence sets a past time frame (see ``_SENTENCE_OPENS_IN_PAST``)."""
+    if _SENTENCE_OPENS_IN_PAST.search(clause_before):
+        return True
+    return _PAST_ANCHOR.search(clause_before) is not None and _WELL_NOW.search(text, end) is not None
 
 
 def _context_reason(
@@ -1139,6 +1189,12 @@ def _context_reason(
     (absence markers): pre-negation is read only in the marker's own comma or dash segment."""
     before, following = _clause(text, start, end, lexicon)
     clause_before = before
+    if hypothetical and _NON_PREFIX.search(text, max(0, start - 4), start):
+        return "negated"
+    if hypothetical and _past_frame(text, clause_before, end):
+        return "historical"
+    if hypothetical and _NAMES_A_THRESHOLD.match(following) and not _COMPARATIVE.match(text, start, end):
+        return "hypothetical"
     if segment:
         breaks = list(_SEGMENT_BREAK.finditer(before))
         before = before[breaks[-1].end() :] if breaks else before
@@ -1237,6 +1293,8 @@ def _missing_reason(
         return "immaterial item"
     if _SELF_NEGATED.search(text, max(0, start - 20), end):
         return "negated"
+    if text[start : start + 3].lower() == "no " and _NONE_OUTSTANDING_AFTER.match(text, end):
+        return "negated"
     # issue 22x: an absence inside an open condition of its own list segment ("if allergy status unknown,
     # do not give …", "if you are not sure of his weight, bring him in") states a rule for that case, not
     # that the item is absent ("review if deteriorates - code status unknown": the dash ends the condition)
@@ -1329,8 +1387,12 @@ _SUPPLIED_ELSEWHERE = _compile(
 )
 # issue 22s: an absence word negated inside its own match ("4 of 4 pages received, none missing")
 _SELF_NEGATED = _compile(
-    r"\b(?:none|nothing|no|not)\s+(?:\w+\s+)?(?:missing|blank|absent|outstanding)$", FLAGS
+    # round 26: nothing pending or cut off ("K+ 4.6 mmol/L resulted yesterday, nothing pending")
+    r"\b(?:none|nothing|no|not)\s+(?:\w+\s+)?(?:missing|blank|absent|outstanding|pending|cut\s+off)$",
+    FLAGS,
 )
+# round 26: "no obs outstanding", "no bloods pending": the "no" is of the outstanding item, none is
+_NONE_OUTSTANDING_AFTER = _compile(r"\s+(?:are\s+|is\s+)?(?:outstanding|pending|missed|awaited|due)\b", FLAGS)
 _STATED_NEGATIVE = _compile(r"\b(?:no|nil|denies|without)\s+(?:known\s+)?(?:drug\s+)?$", FLAGS)
 NEEDED_BEFORE_WORDS = 10
 NEEDED_AFTER_WORDS = 8
@@ -2083,6 +2145,8 @@ _GESTATION = _compile(
 # pregnancy by its crown-rump length (ACOG Committee Opinion 700, 2017)
 GESTATION_TOLERANCE_WEEKS = 1.0
 # A blood group does not change with time: an "old" or "historical" group that differs is a conflict.
+# round 26: a year standing alone, not the end of a full date ("2023 admission", not "12/05/2023")
+_BARE_YEAR = _compile(r"(?<![\d/.-])\b(?:19|20)\d\d\b(?![-/.]\d)")
 HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation", "allergy_severity"})
 # issue 22z round 12: an allergy's reaction graded as an allergy record grades it (BSACI / NICE CG183:
 # anaphylaxis, angioedema, bronchospasm, severe cutaneous reactions such as SJS/TEN or DRESS, or a reaction
@@ -2697,7 +2761,11 @@ _BLOOD_GROUP_WORDS = _compile(
 # issue 22z: an ABO group without its RhD type, after the word "group"
 _ABO_ALONE = _compile(
     r"(?i:\bgroup)\s+(?:(?i:as|is|was|of|reads?)\s+|[:=]\s*)?(?P<abo>AB|A|B|O)\b"
-    r"(?!\s*(?:[+\-]|(?i:pos|neg|rh)))" + _NOT_A_PRODUCT
+    r"(?!\s*(?:[+\-]|(?i:pos|neg|rh)))"
+    + _NOT_A_PRODUCT
+    # round 26: or a few words on, the letter ending the clause ("patient group printed on the compatibility
+    # label of the issued unit is A."): clause-final, so no article ("is a") is read as a group
+    + r"|(?i:\bgroup)\b[^.;,\n]{1,60}?\s(?i:is|was|reads?|as)\s+(?P<abo>AB|A|B|O)(?=\s*(?:[.;,)]|$))"
 )
 _POPULATION_AFTER = _compile(
     r"\s+(?:patients|women|mothers|people|individuals|pregnancies|donors|recipients|pts)\b", FLAGS
@@ -3538,6 +3606,9 @@ def _two_reactions(first: str, second: str) -> bool:
     return bool(grades[0] and grades[1] and grades[0] != grades[1])
 
 
+_SHARED_STEM = 6
+
+
 def _same_referent(first: str, second: str, a: CompiledAttributes) -> bool:
     """Two clauses' dates are of one thing when the second refers back ("told us it was stopped 2 days
     ago") or both name one content word that is not a source, a reporting verb or a time word."""
@@ -3551,7 +3622,14 @@ def _same_referent(first: str, second: str, a: CompiledAttributes) -> bool:
             if not a.source.fullmatch(w) and not _STATES.fullmatch(w) and not _DATE_EVENT.fullmatch(w)
         }
 
-    return bool(words(first) & words(second) - _GENERIC_STOPWORDS)
+    ours, theirs = words(first) - _GENERIC_STOPWORDS, words(second) - _GENERIC_STOPWORDS
+    # round 26: or one word and its shorter form ("date of his myocardial infarction" / "the infarct was")
+    return bool(ours & theirs) or any(
+        len(short) >= _SHARED_STEM and long.startswith(short)
+        for u in ours
+        for v in theirs
+        for short, long in (sorted((u, v), key=len),)
+    )
 
 
 def _generic_mentions(clause: str, a: CompiledAttributes) -> list[Mention]:
@@ -3838,6 +3916,10 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 continue  # issue 22s: a code status "during his 2022 admission" is that admission's
             if m.attribute in HISTORY_SENSITIVE and (historic_apart(m.attribute, i, j) or dated_apart(i, j)):
                 continue
+            if m.attribute == "pregnancy_status" and (
+                (_BARE_YEAR.search(clause_text[i]) is None) != (_BARE_YEAR.search(clause_text[j]) is None)
+            ):
+                continue  # round 26: a past year's pregnancy ("Preg status 2023 adm.: 30/40. Today: neg")
             if m.attribute == "side" and (flagged(a.bilateral, i) or flagged(a.bilateral, j)):
                 continue
             pairs.append((m, n))

@@ -248,6 +248,16 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   behaviour; H context: a chronic finding as usual, a relative's history, an age or month of an event, a risk
   named, a negative culture or screen, a finding now free or settled, a pathway's name; M absence wording; C a
   blood count panel as a source, a value opening or closing its clause, an allergy standing since a year).
+- development half 24 (``detector_heldout_dev24.yaml``, split ``dev``, issue 22z round 26): the mechanisms
+  blind halves 34 and 35's misses and false positives showed for all three detectors (H context: a finding
+  word with the prefix "non-", a relative as the subject of the finding's verb, a sentence's past time frame,
+  "now and then", a finding unchanged for years or right after it, a threshold named, a reference range that
+  resolves nothing; H findings: guarding, band-like thoracic pain, limbs progressively weaker, NICE NG232 CT
+  rules after a fall, a child found with tablets, intent to finish an attempt, a curtain over the sight; M
+  absence wording and "nothing pending"; C an allergy box read as nil, a printout, still injecting, a
+  witness's last-seen-normal time, a device inserted, resuscitation refused in the patient's words, pregnancy
+  status wording, an ABO group closing its clause, a word and its shorter form as one referent, and the
+  explanations beside them).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind36|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -297,6 +307,7 @@ DEV20_FILE = HERE / "detector_heldout_dev20.yaml"
 DEV21_FILE = HERE / "detector_heldout_dev21.yaml"
 DEV22_FILE = HERE / "detector_heldout_dev22.yaml"
 DEV23_FILE = HERE / "detector_heldout_dev23.yaml"
+DEV24_FILE = HERE / "detector_heldout_dev24.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -632,6 +643,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV21_FILE).items,
         *load_heldout(DEV22_FILE).items,
         *load_heldout(DEV23_FILE).items,
+        *load_heldout(DEV24_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -65,7 +65,18 @@ def before_round24_reaction(monkeypatch: pytest.MonkeyPatch) -> None:
     default_lexicon().memo.clear()
 
 
-ROUND25_SOURCES = '"fbc", "full blood count", "u&e/u&es", "biochemistry", "fingerstick/fingerprick"]'
+@pytest.fixture
+def before_round26_stem(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 26's reading of one word and its shorter form as one referent ("implanted" / "implant date")
+    taken out (``_SHARED_STEM`` longer than any word): it covers an item of an earlier, narrower entry (a
+    device "implanted"), which is tested as the detectors read before round 26."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_SHARED_STEM", 10**6)
+    default_lexicon().memo.clear()
+
+
+ROUND25_SOURCES = '"fbc", "full blood count", "u&e/u&es", "biochemistry", "fingerstick/fingerprick",'
 
 
 @pytest.fixture
@@ -84,6 +95,6 @@ def before_round25_lab(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest
     attributes = before / "attributes.yaml"
     text = attributes.read_text(encoding="utf-8")
     assert text.count(ROUND25_SOURCES) == 1
-    attributes.write_text(text.replace(ROUND25_SOURCES, "]"), encoding="utf-8")
+    attributes.write_text(text.replace(ROUND25_SOURCES, ""), encoding="utf-8")
     monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
     default_lexicon().memo.clear()

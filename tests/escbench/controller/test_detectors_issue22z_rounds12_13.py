@@ -30,7 +30,9 @@ WITHOUT_AUXILIARY = regex.compile(r"\b(?:no|not|without|never)\b(?:\s+[\w-]+){0,
 
 
 # these mechanisms are tested as the detectors read before round 23's general status readings
-pytestmark = pytest.mark.usefixtures("before_round23_status", "before_round24_reaction")
+pytestmark = pytest.mark.usefixtures(
+    "before_round23_status", "before_round24_reaction", "before_round26_stem"
+)
 
 
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:

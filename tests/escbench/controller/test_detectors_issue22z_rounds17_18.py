@@ -265,7 +265,7 @@ LEXICON_ENTRIES = [
     (
         "dc18_was_mistake_n1",
         "attributes.yaml",
-        r'"re:\\b(?:was|were)\\s+(?:a|an)\\s+(?:mistake|error)\\b",',
+        r'"re:\\b(?:was|were)\\s+(?:a|an)\\s+(?:[\\w-]+\\s+)?(?:mistake|error)\\b",',
         "",
     ),
     ("dc18_fine_now_n1", "attributes.yaml", r"(?:fine|ok|okay|sorted)\\s+now", r"(?:zz)\\s+now"),

@@ -176,10 +176,12 @@ FLOORS = {
     "blind33": {"conflict": (0.80, 0.08), "missing": (0.78, 0.04), "high_risk": (0.88, 0.18)},
     # blind v34 (all three detectors, six authors, reviewed): its one untouched run on round 25 (2-L), C
     # 75/88 / 1/55, M 43/50 / 2/32, H 66/70 / 11/56 (round 24: C and FPRs the same, M 42/50, H 63/70)
-    "blind34": {"conflict": (0.85, 0.02), "missing": (0.86, 0.07), "high_risk": (0.94, 0.20)},
+    # since read for round 26: C 81/88 / 0/55, M 50/50 / 0/32, H 70/70 / 4/56
+    "blind34": {"conflict": (0.92, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.08)},
     # blind v35 (as v34, frozen after round 25): its one untouched run on 2-L as released, C 73/88 / 3/55, M
-    # 47/50 / 1/32, H 65/70 / 5/56 (2-K: C 72/88, H 7/56)
-    "blind35": {"conflict": (0.82, 0.06), "missing": (0.94, 0.04), "high_risk": (0.92, 0.09)},
+    # 47/50 / 1/32, H 65/70 / 5/56 (2-K: C 72/88, H 7/56); since read for round 26: C 79/88 / 0/55, M 50/50 /
+    # 0/32, H 70/70 / 2/56
+    "blind35": {"conflict": (0.89, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.04)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
