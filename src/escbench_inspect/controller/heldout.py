@@ -137,7 +137,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   blind reviewer); frozen after round 25 was committed and before anyone read it.
 - blind half 36 (``detector_heldout_blind36.yaml``, split ``blind36``, ids ``zqh_``/``zqc_``/``zqm_``, issue
   22z): as the thirty-first (``docs/blind_halves/author_spec_v36.md``, six authors, each file checked by a
-  blind reviewer); frozen after release 2-L and before anyone read it, for round 26; not yet run.
+  blind reviewer); frozen after release 2-L and before anyone read it; run once on round 26 (2-M).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
