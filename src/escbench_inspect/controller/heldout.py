@@ -138,6 +138,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 36 (``detector_heldout_blind36.yaml``, split ``blind36``, ids ``zqh_``/``zqc_``/``zqm_``, issue
   22z): as the thirty-first (``docs/blind_halves/author_spec_v36.md``, six authors, each file checked by a
   blind reviewer); frozen after release 2-L and before anyone read it; run once on round 26 (2-M).
+- blind half 37 (``detector_heldout_blind37.yaml``, split ``blind37``, ids ``zrh_``/``zrc_``/``zrm_``, issue
+  22z): as the thirty-first (``docs/blind_halves/author_spec_v37.md``, six authors, each file checked by a
+  blind reviewer); frozen after round 26 (2-M) was committed and before round 27 was, for round 27.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -259,7 +262,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   status wording, an ABO group closing its clause, a word and its shorter form as one referent, and the
   explanations beside them).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind36|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind37|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -343,6 +346,7 @@ BLIND33_FILE = HERE / "detector_heldout_blind33.yaml"
 BLIND34_FILE = HERE / "detector_heldout_blind34.yaml"
 BLIND35_FILE = HERE / "detector_heldout_blind35.yaml"
 BLIND36_FILE = HERE / "detector_heldout_blind36.yaml"
+BLIND37_FILE = HERE / "detector_heldout_blind37.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -382,6 +386,7 @@ Half = Literal[
     "blind34",
     "blind35",
     "blind36",
+    "blind37",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -423,6 +428,7 @@ SPLIT_PREFIX = {
     "blind34": "zn",
     "blind35": "zp",
     "blind36": "zq",
+    "blind37": "zr",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -463,6 +469,7 @@ HALF_TITLES = {
     "blind34": "blind half 34 (all three detectors)",
     "blind35": "blind half 35 (all three detectors)",
     "blind36": "blind half 36 (all three detectors)",
+    "blind37": "blind half 37 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

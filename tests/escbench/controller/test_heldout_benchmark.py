@@ -223,6 +223,7 @@ BLIND_SHA256 = {
     "blind34": "02716e593957c0640e269dc44ead26efca46bf808e778627dc7f53c1ef23fc75",
     "blind35": "c5b425978c1239e173b559222ca90e9a6f0fa4ac959567f692eb8e00939663b3",
     "blind36": "563ddf3d7c078c044557a8d14cb9bab1738ce4c670704a2faf63b1b27a93eea6",
+    "blind37": "35d341c4da141e0e9dbe85c238662b86e5a58533cf790c705728d4e5bc007407",
 }
 
 
@@ -296,6 +297,7 @@ BLIND_SPLITS = {
     "blind34": ("zn", "BLIND34_FILE"),
     "blind35": ("zp", "BLIND35_FILE"),
     "blind36": ("zq", "BLIND36_FILE"),
+    "blind37": ("zr", "BLIND37_FILE"),
 }
 
 
