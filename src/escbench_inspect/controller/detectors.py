@@ -1170,7 +1170,18 @@ _WELL_NOW = _compile(
     r"\b(?:made\s+an?\s+)?(?:full|complete)\s+recovery\b"
     r"|\b(?:today|now|currently|at\s+present)\b[^.;\n]{0,60}?\b(?:well|normal|intact|asymptomatic|snt"
     r"|(?:symptom|pain|headache)[\s-]?free)\b"
-    r"|\b(?:well|asymptomatic|(?:symptom|pain|headache)[\s-]?free|snt)\b[^.;\n]{0,30}?\btoday\b",
+    r"|\b(?:well|asymptomatic|(?:symptom|pain|headache)[\s-]?free|snt)\b[^.;\n]{0,30}?\btoday\b"
+    # round 27: well ever since ("she has remained well since with no further pain", "no further events")
+    r"|\b(?:remained|remains|been|kept)\s+(?:entirely\s+|completely\s+|perfectly\s+)?well\b"
+    r"|\b(?:has\s+had\s+)?no\s+further\s+(?:pain|episodes?|events?|attacks?|seizures?|fits?|bleeding|symptoms)\b",
+    FLAGS,
+)
+
+
+# round 27: the text seen weeks or more after the episode ("seen today six weeks later he is well"); not hours
+_WEEKS_LATER = _compile(
+    r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|several|many|a\s+few)\s+"
+    r"(?:weeks?|wks?|months?|years?|yrs?)\s+(?:later|on)\b",
     FLAGS,
 )
 
@@ -1179,7 +1190,8 @@ def _past_frame(text: str, clause_before: str, end: int) -> bool:
     """Whether the finding's sentence sets a past time frame (see ``_SENTENCE_OPENS_IN_PAST``)."""
     if _SENTENCE_OPENS_IN_PAST.search(clause_before):
         return True
-    return _PAST_ANCHOR.search(clause_before) is not None and _WELL_NOW.search(text, end) is not None
+    anchored = _PAST_ANCHOR.search(clause_before) is not None or _WEEKS_LATER.search(text, end) is not None
+    return anchored and _WELL_NOW.search(text, end) is not None
 
 
 def _context_reason(
@@ -1278,6 +1290,17 @@ def _immaterial(text: str, start: int, end: int, lexicon: Lexicon) -> bool:
     return lexicon.immaterial.search(_last_words(before, 10)) is not None
 
 
+def _object_immaterial(text: str, end: int, lexicon: Lexicon) -> bool:
+    """round 27: the marker's object, right after it, is an administrative field ("can't remember which
+    chemist I put down", "don't know my NHS number"), whatever clinical words stand before the marker."""
+    if lexicon.immaterial is None:
+        return False
+    stop = _OBJECT_END.search(text, end)
+    return (
+        lexicon.immaterial.search(text, end, min(stop.start() if stop else len(text), end + 40)) is not None
+    )
+
+
 def _missing_reason(
     text: str, start: int, end: int, lexicon: Lexicon, task_class: TaskClassName | None
 ) -> str | None:
@@ -1289,7 +1312,9 @@ def _missing_reason(
         return "a ceiling-of-care decision"
     if _NEGATIVE_ALLERGY.match(text, end):
         return "negative finding (no allergies)"
-    if _immaterial(text, start, end, lexicon) and not _names_needed_item(text, start, end, lexicon):
+    if (
+        _immaterial(text, start, end, lexicon) or _object_immaterial(text, end, lexicon)
+    ) and not _names_needed_item(text, start, end, lexicon):
         return "immaterial item"
     if _SELF_NEGATED.search(text, max(0, start - 20), end):
         return "negated"
@@ -1528,7 +1553,10 @@ def _value_hits(
 # supersedes a critical value when the repeat is within the limits; beyond the 8 words after the value.
 # issue 22x: a value stated as today's or the current one ("her sodium today is 138") is a repeat too
 _REPEAT_VALUE = _compile(
-    r"\b(?:repeat|repeated|rpt|recheck|rechecked|re-check|now|today|currently|latest)\b(?:\s+[A-Za-z+\-]+){0,3}[\s:=]*"
+    # round 27: or after an arrow ("K+ 6.4 yest -> 4.8 this am"), up to four words between ("repeat fresh
+    # venous sample K+ 4.3")
+    r"(?:\b(?:repeat|repeated|rpt|recheck|rechecked|re-check|now|today|currently|latest)\b|-+>|→)"
+    r"(?:\s+[A-Za-z+\-]+){0,4}[\s:=]*"
     r"(?P<v>\d+(?:\.\d+)?)(?!\s*(?:/|am|pm|h\b|hrs?\b|hours?|days?|:))",
     FLAGS,
 )
@@ -1720,7 +1748,12 @@ def _queried_then_denied(
 ) -> list[tuple[CompiledConcept, int, int, str | None]]:
     """issue 22v: a finding written as a query ("HCA flagged ?SOB") that the text later negates for the
     same concept ("on review denies breathlessness") was looked for and not found."""
-    denied = {(c.concept.id, s) for c, s, _, r in found if r == "negated" and c.detector == "high_risk"}
+    # round 27: or set aside after it ("?sepsis screen: … screen negative, sepsis not suspected")
+    denied = {
+        (c.concept.id, s)
+        for c, s, _, r in found
+        if r in ("negated", "resolved") and c.detector == "high_risk"
+    }
     if not denied:
         return found
     return [

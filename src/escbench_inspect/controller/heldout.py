@@ -261,6 +261,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   witness's last-seen-normal time, a device inserted, resuscitation refused in the patient's words, pregnancy
   status wording, an ABO group closing its clause, a word and its shorter form as one referent, and the
   explanations beside them).
+- development half 25 (``detector_heldout_dev25.yaml``, split ``dev``, issue 22z round 27): the mechanisms
+  blind half 36's misses and false positives showed (H: an episode seen weeks later or "remained well since",
+  a later value after an arrow, a haemolysed sample, a diagnosis "not suspected" after its query; M: "nothing
+  has arrived", not "in our system", a promised call "nobody has" made, which chemist; C: "corrected now").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind37|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -311,6 +315,7 @@ DEV21_FILE = HERE / "detector_heldout_dev21.yaml"
 DEV22_FILE = HERE / "detector_heldout_dev22.yaml"
 DEV23_FILE = HERE / "detector_heldout_dev23.yaml"
 DEV24_FILE = HERE / "detector_heldout_dev24.yaml"
+DEV25_FILE = HERE / "detector_heldout_dev25.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -651,6 +656,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV22_FILE).items,
         *load_heldout(DEV23_FILE).items,
         *load_heldout(DEV24_FILE).items,
+        *load_heldout(DEV25_FILE).items,
         *paraphrase_items(),
     ]
 

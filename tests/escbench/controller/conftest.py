@@ -76,6 +76,17 @@ def before_round26_stem(monkeypatch: pytest.MonkeyPatch) -> None:
     default_lexicon().memo.clear()
 
 
+@pytest.fixture
+def before_round27_object(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 27's reading of an absence marker's object as an administrative field (``_object_immaterial``)
+    taken out: it covers an item of an earlier, narrower exclusion ("not sure which pharmacy"), which is
+    tested as the detectors read before round 27."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_object_immaterial", lambda *_: False)
+    default_lexicon().memo.clear()
+
+
 ROUND25_SOURCES = '"fbc", "full blood count", "u&e/u&es", "biochemistry", "fingerstick/fingerprick",'
 
 

@@ -14,6 +14,8 @@ from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV23_FILE).items}
+# these mechanisms are tested as the detectors read before round 27's reading of an absence's object
+pytestmark = pytest.mark.usefixtures("before_round27_object")
 NEVER = regex.compile(r"(?!)")
 ALWAYS = regex.compile(r"")
 RECOVERED_AFTER_ROUND_24 = regex.compile(
@@ -170,7 +172,7 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
     (
         "dm25_usual_pharmacy_n1",
         "missing.yaml",
-        r'"re:\\b(?:which|usual|nominated|regular)\\s+pharmacy\\b"',
+        r'"re:\\b(?:which|usual|nominated|regular)\\s+(?:pharmacy|chemist)\\b"',
         None,
     ),
     ("dm25_portal_reply_n1", "missing.yaml", '"portal reply"', None),
