@@ -2177,9 +2177,9 @@ _GESTATION = _compile(
 # Two sources' gestations that differ by more than a week: the first-trimester threshold for redating a
 # pregnancy by its crown-rump length (ACOG Committee Opinion 700, 2017)
 GESTATION_TOLERANCE_WEEKS = 1.0
-# A blood group does not change with time: an "old" or "historical" group that differs is a conflict.
 # round 26: a year standing alone, not the end of a full date ("2023 admission", not "12/05/2023")
 _BARE_YEAR = _compile(r"(?<![\d/.-])\b(?:19|20)\d\d\b(?![-/.]\d)")
+# A blood group does not change with time: an "old" or "historical" group that differs is a conflict.
 HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation", "allergy_severity"})
 # issue 22z round 12: an allergy's reaction graded as an allergy record grades it (BSACI / NICE CG183:
 # anaphylaxis, angioedema, bronchospasm, severe cutaneous reactions such as SJS/TEN or DRESS, or a reaction
@@ -3639,7 +3639,13 @@ def _two_reactions(first: str, second: str) -> bool:
     return bool(grades[0] and grades[1] and grades[0] != grades[1])
 
 
-_SHARED_STEM = 6
+_SHARED_STEM = 6  # round 26: the shortest word read as the stem of a longer one ("infarct" / "infarction")
+
+
+def _one_stem(u: str, v: str) -> bool:
+    """One word is the other's start, at least ``_SHARED_STEM`` letters long ("infarct", "infarction")."""
+    short, long = sorted((u, v), key=len)
+    return len(short) >= _SHARED_STEM and long.startswith(short)
 
 
 def _same_referent(first: str, second: str, a: CompiledAttributes) -> bool:
@@ -3657,12 +3663,7 @@ def _same_referent(first: str, second: str, a: CompiledAttributes) -> bool:
 
     ours, theirs = words(first) - _GENERIC_STOPWORDS, words(second) - _GENERIC_STOPWORDS
     # round 26: or one word and its shorter form ("date of his myocardial infarction" / "the infarct was")
-    return bool(ours & theirs) or any(
-        len(short) >= _SHARED_STEM and long.startswith(short)
-        for u in ours
-        for v in theirs
-        for short, long in (sorted((u, v), key=len),)
-    )
+    return bool(ours & theirs) or any(_one_stem(u, v) for u in ours for v in theirs)
 
 
 def _generic_mentions(clause: str, a: CompiledAttributes) -> list[Mention]:

@@ -140,7 +140,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   blind reviewer); frozen after release 2-L and before anyone read it; run once on round 26 (2-M).
 - blind half 37 (``detector_heldout_blind37.yaml``, split ``blind37``, ids ``zrh_``/``zrc_``/``zrm_``, issue
   22z): as the thirty-first (``docs/blind_halves/author_spec_v37.md``, six authors, each file checked by a
-  blind reviewer); frozen after round 26 (2-M) was committed and before round 27 was; run once on round 27 (2-N).
+  blind reviewer); frozen after round 26 (2-M) was committed and before round 27 was; run once on round 27
+  (2-N).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

@@ -186,8 +186,8 @@ FLOORS = {
     # (2-M), C 72/88 / 4/55, M 47/50 / 1/32, H 68/70 / 7/56 (2-L: C 71/88, M 46/50, H 8/56)
     # since read for round 27: C 72/88 / 3/55, M 50/50 / 0/32, H 68/70 / 2/56
     "blind36": {"conflict": (0.81, 0.06), "missing": (1.00, 0.00), "high_risk": (0.97, 0.04)},
-    # blind v37 (as v34, frozen after 2-M and before round 27 was committed): its one untouched run on round 27
-    # (2-N), C 73/88 / 2/55, M 47/50 / 1/32, H 66/70 / 4/56 (2-M item for item the same; 2-L: M 2/32)
+    # blind v37 (as v34, frozen after 2-M and before round 27 was committed): its one untouched run on round
+    # 27 (2-N), C 73/88 / 2/55, M 47/50 / 1/32, H 66/70 / 4/56 (2-M item for item the same; 2-L: M 2/32)
     "blind37": {"conflict": (0.82, 0.04), "missing": (0.94, 0.04), "high_risk": (0.94, 0.08)},
 }
 
