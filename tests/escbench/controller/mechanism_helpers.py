@@ -49,3 +49,34 @@ def lexicon_entry_test(
         assert fires(item_id, lexicon_without(file, old, new)) is not positive
 
     return test_each_lexicon_entry_carries_its_item
+
+
+def dev_fires(items: Mapping[str, HeldoutItem]) -> Fires:
+    """``fires(item_id, lexicon=None)``: the item's own detector's verdict on it (memo cleared first)."""
+    from escbench_inspect.controller.detectors import default_lexicon, detect
+
+    def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
+        item = items[item_id]
+        lexicon = lexicon or default_lexicon()
+        lexicon.memo.clear()
+        return detect(item.text, lexicon, task_class=item.task_class).flags[item.detector]
+
+    return fires
+
+
+def all_detector_dev_tests(
+    items: Mapping[str, HeldoutItem], fires: Fires
+) -> tuple[Callable[[], None], Callable[..., None]]:
+    """The two tests of a round's all-detector dev file: it is in the dev half with items for each detector,
+    and every item reads as labelled."""
+    from escbench_inspect.controller.heldout import half_items
+
+    def test_dev_file_is_in_the_dev_half_with_each_detector() -> None:
+        assert set(items) <= {i.id for i in half_items("dev")}
+        assert {i.detector for i in items.values()} == {"conflict", "missing", "high_risk"}
+
+    @pytest.mark.parametrize("item_id", sorted(items))
+    def test_each_item_reads_as_labelled(item_id: str) -> None:
+        assert fires(item_id) is (items[item_id].label == "positive")
+
+    return test_dev_file_is_in_the_dev_half_with_each_detector, test_each_item_reads_as_labelled

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 import regex
-from mechanism_helpers import lexicon_entry_test, module_mechanism_test
+from mechanism_helpers import all_detector_dev_tests, dev_fires, lexicon_entry_test, module_mechanism_test
 
 from escbench_inspect.controller import detectors, heldout
-from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV23_FILE).items}
 # these mechanisms are tested as the detectors read before round 27's reading of an absence's object
@@ -26,22 +25,11 @@ RECOVERED_AFTER_ROUND_24 = regex.compile(
 )
 
 
-def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
-    """The item's own detector's verdict on it."""
-    item = DEV[item_id]
-    lexicon = lexicon or default_lexicon()
-    lexicon.memo.clear()
-    return detect(item.text, lexicon, task_class=item.task_class).flags[item.detector]
-
-
-def test_dev_file_is_in_the_dev_half_with_each_detector() -> None:
-    assert set(DEV) <= {i.id for i in heldout.half_items("dev")}
-    assert {i.detector for i in DEV.values()} == {"conflict", "missing", "high_risk"}
-
-
-@pytest.mark.parametrize("item_id", sorted(DEV))
-def test_each_item_reads_as_labelled(item_id: str) -> None:
-    assert fires(item_id) is (DEV[item_id].label == "positive")
+fires = dev_fires(DEV)
+(
+    test_dev_file_is_in_the_dev_half_with_each_detector,
+    test_each_item_reads_as_labelled,
+) = all_detector_dev_tests(DEV, fires)
 
 
 # (the item, the module name behind its mechanism, what replaces it)
