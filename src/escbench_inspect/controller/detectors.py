@@ -1137,6 +1137,31 @@ _SEGMENT_BREAK = _compile(r",\s|\s[-–—]\s|:\s|\s\(|\sand\s+(?=(?:her|his|the
 # round 26: a finding word with the prefix "non-" is negated ("rash non-petechial"); a term that itself begins
 # "non-" ("non-blanching") is matched whole, so its own prefix is not before it
 _NON_PREFIX = _compile(r"\bnon[-\s]$", FLAGS)
+# Month names (the date readings of the conflict detector and the time frame of H findings use them).
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ]
+    )
+    for m in names
+}
+# issue 22u: upper-case "MAR" is the medication administration record ("Wt on MAR 9 st"), not March
+_MONTH = r"(?-i:(?!MAR\b))(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+# round 26: a bare year, not the end of a full date ("2023 admission", not "12/05/2023")
+_YEAR = r"(?<![\d/.-])\b(?:19|20)\d\d\b(?![-/.]\d)"
 # round 26: the sentence's time frame. A finding's sentence opened by a past year ("In 2018 he had cauda
 # equina syndrome … with urinary retention"), or holding a past time anchor before it while the text later
 # states the patient well now ("laparotomy 2016 … after 2 days of severe abdo pain. A: today abdo SNT";
@@ -1144,18 +1169,13 @@ _NON_PREFIX = _compile(r"\bnon[-\s]$", FLAGS)
 # window of 14 words cannot see a frame set at the head of a long sentence; a scope terminator ("now", "but")
 # still ends it, as ``clause_before`` is cut there. "yesterday" and "this morning" are no anchor: a recent
 # episode now settled is still a red flag (chest pain yesterday, pain-free now).
-_MONTH_NAME = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
-    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
 _SENTENCE_OPENS_IN_PAST = _compile(
     r"^\W*(?:[A-Z]{1,4}\s*:\s*)?(?:(?:in|during|back\s+in)\s+(?:early\s+|late\s+|mid-?)?"
-    r"(?:" + _MONTH_NAME + r"\.?\s+)?(?:19|20)\d\d\b(?![-/.]\d))",
+    r"(?:" + _MONTH + r"\s+)?(?:19|20)\d\d\b(?![-/.]\d))",
     FLAGS,
 )
 _PAST_ANCHOR = _compile(
-    r"(?<!\bsince\s)(?<![\d/.-])\b(?:19|20)\d\d\b(?![-/.]\d)"
-    r"|\bin\s+" + _MONTH_NAME + r"\b(?!\s+\d{1,2}\b)"
+    r"(?<!\bsince\s)" + _YEAR + r"|\bin\s+" + _MONTH + r"\b(?!\s+\d{1,2}\b)"
     r"|\b(?:\d+|a|one|two|three|four|five|six|several|many)\s+(?:years?|yrs?|months?)\s+ago\b"
     r"|\bas\s+a\s+(?:child|teenager|baby)\b|\bat\s+the\s+time\b(?!\s+of\b)",
     FLAGS,
@@ -1800,28 +1820,6 @@ def _assertion_reason(detector: DetectorName, reason: str | None) -> str | None:
 ATTRIBUTE_FILE = "attributes.yaml"
 ATTRIBUTE_ORIGIN: Origin = "clinical_review"
 IMMATERIAL_ORIGIN: Origin = "corpus_review"  # added after reviewing the minimal-pair corpus
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ]
-    )
-    for m in names
-}
-# issue 22u: upper-case "MAR" is the medication administration record ("Wt on MAR 9 st"), not March
-_MONTH = r"(?-i:(?!MAR\b))(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DATE = _compile(
     r"(?P<iso>\b\d{4}-\d{2}-\d{2}\b)|(?P<num>\b\d{1,2}/\d{1,2}/\d{2,4}\b)"
     rf"|\b(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{_MONTH})(?:\s+(?P<y1>\d{{4}}))?\b"
@@ -2177,8 +2175,7 @@ _GESTATION = _compile(
 # Two sources' gestations that differ by more than a week: the first-trimester threshold for redating a
 # pregnancy by its crown-rump length (ACOG Committee Opinion 700, 2017)
 GESTATION_TOLERANCE_WEEKS = 1.0
-# round 26: a year standing alone, not the end of a full date ("2023 admission", not "12/05/2023")
-_BARE_YEAR = _compile(r"(?<![\d/.-])\b(?:19|20)\d\d\b(?![-/.]\d)")
+_BARE_YEAR = _compile(_YEAR)  # round 26: a past year's pregnancy against today's status
 # A blood group does not change with time: an "old" or "historical" group that differs is a conflict.
 HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation", "allergy_severity"})
 # issue 22z round 12: an allergy's reaction graded as an allergy record grades it (BSACI / NICE CG183:
