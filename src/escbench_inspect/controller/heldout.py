@@ -142,6 +142,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the thirty-first (``docs/blind_halves/author_spec_v37.md``, six authors, each file checked by a
   blind reviewer); frozen after round 26 (2-M) was committed and before round 27 was; run once on round 27
   (2-N).
+- blind half 38 (``detector_heldout_blind38.yaml``, split ``blind38``, ids ``zsh_``/``zsc_``/``zsm_``, issue
+  22z): as the thirty-first but ten C positives and six H near misses a family
+  (``docs/blind_halves/author_spec_v38.md``, six authors, each file checked by a blind reviewer); frozen after
+  round 27 (2-N) was committed and before round 28 was.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -267,7 +271,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   a later value after an arrow, a haemolysed sample, a diagnosis "not suspected" after its query; M: "nothing
   has arrived", not "in our system", a promised call "nobody has" made, which chemist; C: "corrected now").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind37|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind38|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -353,6 +357,7 @@ BLIND34_FILE = HERE / "detector_heldout_blind34.yaml"
 BLIND35_FILE = HERE / "detector_heldout_blind35.yaml"
 BLIND36_FILE = HERE / "detector_heldout_blind36.yaml"
 BLIND37_FILE = HERE / "detector_heldout_blind37.yaml"
+BLIND38_FILE = HERE / "detector_heldout_blind38.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -393,6 +398,7 @@ Half = Literal[
     "blind35",
     "blind36",
     "blind37",
+    "blind38",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -435,6 +441,7 @@ SPLIT_PREFIX = {
     "blind35": "zp",
     "blind36": "zq",
     "blind37": "zr",
+    "blind38": "zs",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -476,6 +483,7 @@ HALF_TITLES = {
     "blind35": "blind half 35 (all three detectors)",
     "blind36": "blind half 36 (all three detectors)",
     "blind37": "blind half 37 (all three detectors)",
+    "blind38": "blind half 38 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))
