@@ -1100,7 +1100,9 @@ _RECOVERED_AFTER = _compile(
     # issue 22v: "it has totally gone now", "has been completely fine since"
     r"|\b(?:totally|completely|fully|entirely)\s+(?:gone|settled|resolved)\b"
     r"|\b(?:been|was|is|are|were)\s+(?:completely|totally|perfectly|absolutely)\s+(?:fine|well)\s+"
-    r"(?:ever\s+)?since\b",
+    r"(?:ever\s+)?since\b"
+    # round 28: "CP at 0200 eased after GTN x1, pain free since 0215"
+    r"|(?<!\bnot\s|n't\s)\b(?:pain|symptom|cp)[\s-]*free\s+(?:ever\s+)?(?:since|for|now)\b",
     FLAGS,
 )
 _RECOVERED_REACH = 250
@@ -1340,6 +1342,8 @@ def _missing_reason(
         return "negated"
     if text[start : start + 3].lower() == "no " and _NONE_OUTSTANDING_AFTER.match(text, end):
         return "negated"
+    if text[start:end].lower().endswith("weight") and _WEIGHT_FINDING_AFTER.match(text, end):
+        return "negative finding (no weight loss)"
     # issue 22x: an absence inside an open condition of its own list segment ("if allergy status unknown,
     # do not give …", "if you are not sure of his weight, bring him in") states a rule for that case, not
     # that the item is absent ("review if deteriorates - code status unknown": the dash ends the condition)
@@ -1438,6 +1442,9 @@ _SELF_NEGATED = _compile(
 )
 # round 26: "no obs outstanding", "no bloods pending": the "no" is of the outstanding item, none is
 _NONE_OUTSTANDING_AFTER = _compile(r"\s+(?:are\s+|is\s+)?(?:outstanding|pending|missed|awaited|due)\b", FLAGS)
+# round 28: "no weight" of a finding denied ("82 kg, with no weight loss since last review"), not a weight
+# absent
+_WEIGHT_FINDING_AFTER = _compile(r"\s+(?:loss|gain|change|bearing)\b", FLAGS)
 _STATED_NEGATIVE = _compile(r"\b(?:no|nil|denies|without)\s+(?:known\s+)?(?:drug\s+)?$", FLAGS)
 NEEDED_BEFORE_WORDS = 10
 NEEDED_AFTER_WORDS = 8
@@ -1837,7 +1844,9 @@ _DATE_COARSE = _compile(
     r"|(?<![\d/.:]|\bpain\s|\bscore\s|\bgcs\s)\b(?P<dd>[0-3]\d)/(?P<mm>[01]\d)\b"
     r"(?![/.:]?\d|\s*(?:old|months?|mo\b|pain|score))"
     # round 14: or in one digit each after a weekday ("pt says Sat 3/6, ambulance sheet Thurs 1/6")
-    r"|\b(?-i:Mon|Tues?|Wed|Weds|Thu|Thurs|Fri|Sat|Sun)\.?\s(?P<dd>[0-3]?\d)/(?P<mm>[01]?\d)\b(?![/.:]?\d|\s*%)",
+    r"|\b(?-i:Mon|Tues?|Wed|Weds|Thu|Thurs|Fri|Sat|Sun)\.?\s(?P<dd>[0-3]?\d)/(?P<mm>[01]?\d)\b(?![/.:]?\d|\s*%)"
+    # round 28: or after "LMP", which heads a date ("LMP 3/6 per pt, booking bloods form has LMP 23/5")
+    r"|(?<=\b(?:lmp|last\s+menstrual\s+period)\s*[:=]?\s*(?:(?:was|of|is|on)\s+)?)(?P<dd>[0-3]?\d)/(?P<mm>[01]?\d)\b(?![/.:]?\d|\s*%)",
     FLAGS,
 )
 # issue 22u: a weekly dose's day ("take on FRIDAY" vs "says Monday") and a date relative to today
@@ -1987,6 +1996,13 @@ _EYE_CONTEXT = _compile(
 # issue 22u: the chart abbreviations of a side before a body part ("L knee", "R TKR", "Lt hip")
 SIDE_WORD = r"(?P<side>left|right|lt|rt|(?-i:L|R))"
 _SIDE_NAMES = {"l": "left", "lt": "left", "r": "right", "rt": "right"}
+# round 28: a paired organ both of which are meant ("one drop both eyes at night"), read as the side "both",
+# and one side said to be the only one ("electronic Rx says left eye only"), which differs from it
+_BOTH_OF_PAIR = _compile(r"\b(?:both|each)\s+(?P<part>[a-z]+?)s?\b", FLAGS)
+_ONE_SIDE_ONLY = _compile(
+    r"\b(?:(?:left|right|lt|rt)\s+(?:[a-z]+\s+)?only|only\s+(?:(?:the|his|her|their)\s+)?(?:left|right|lt|rt))\b",
+    FLAGS,
+)
 # round 19: or the part with its side in brackets after it ("Consent form: THR (L)")
 _SIDE_AFTER_PART = rf"\s*\(\s*{SIDE_WORD}\s*\)"
 # between an allergen and its reaction in an allergy entry: a bracket, an arrow, a dash, a colon or ", with";
@@ -2128,6 +2144,13 @@ _ASKED_BEFORE = _compile(
     FLAGS,
 )
 _CONTINUE_WORD = _compile(r"\b(?:continue|continuing|unchanged|no\s+change)\b", FLAGS)
+# round 28: a clause in which a further source only seconds the one before ("Pt states she is O neg (has donor
+# card), dtr agrees. G&S result this am: B pos") corroborates that value; it explains no difference
+_SECONDS_A_SOURCE = _compile(
+    r"^\s*(?:and\s+)?(?:(?:the|her|his|their|my|our)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+(?:also\s+)?"
+    r"(?:agrees|agreed|concurs|concurred|confirms|confirmed)\s*$",
+    FLAGS,
+)
 # issue 22z round 13: a status a source states alone, the drug left to the neighbouring clause ("the sheet
 # from the hospital says stopped", "psych clinic letter says continue")
 _SAYS_RIGHT_BEFORE = _compile(
@@ -2429,9 +2452,12 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             # issue 22u: the record between analyte and value ("CBG on MAR 4.2 mmol/L"), or a few words
             # before an equals sign ("glucose drawn 0600 = 7.1 mmol/L")
             # issue 22z: a record named with its kind ("HbA1c per GP summary 6.1%")
-            + r"(?:\s+(?:on|per|from|in|by)\s+(?:the\s+)?[a-z][\w-]*"
+            # round 28: a draw time in the same-sample phrase ("lab glucose on the same 0600 draw 7.8"), not
+            # "same" read as a record
+            + r"(?:\s+(?:on|per|from|in|by)\s+(?:the\s+)?(?!same\b)[a-z][\w-]*"
             + r"(?:\s+(?:summary|letter|record|list|note|system|report))?|(?:\s+[\w@:-]+){1,3}?(?=\s*=)"
-            + r"|\s+(?:(?:on|from|in)\s+)?(?:the\s+)?same\s+(?:draw|sample|specimen|check|time)"
+            + r"|\s+(?:(?:on|from|in)\s+)?(?:the\s+)?same\s+(?:(?:\d{3,4}h?|\d{1,2}:\d{2})\s+)?"
+            + r"(?:draw|sample|specimen|check|time)"
             # issue 22z round 12: a draw time between ("our INR at 1000 is 3.8", "K+ @ 06:30 = 5.9")
             + r"|\s+(?:at|@)\s*(?:\d{3,4}h?|\d{1,2}:\d{2})(?=\s*(?:is|was|=|:)\s))?"
             # issue 22z round 13: or "as" ("the app shows my INR as 2.4")
@@ -3030,6 +3056,9 @@ def _mentions(
             name == "pregnancy_status" for name, *_ in values_found
         ):  # issue 22z: a gestation is a pregnancy
             add("pregnancy_status", "pregnancy_status", "pregnant", *g.span())
+    for s in _BOTH_OF_PAIR.finditer(clause):
+        if s.group("part").lower() in a.part_group:
+            add("side", a.part_group[s.group("part").lower()], "both", *s.span())
     for s in _EYE_SIDE.finditer(clause):
         add("side", "eye", _SIDE_NAMES[s.group("side").lower()], *s.span())
     for s in _EYE_LATIN.finditer(clause) if eye_context else ():
@@ -3464,6 +3493,9 @@ _CHANGE_NOT_MADE = _compile(
     r"\s*(?:[\w-]+\s+)?(?:not\s+(?:given|done|made|started|actioned|yet\s+made)|withheld|held|on\s+hold)\b",
     FLAGS,
 )
+# round 28: a change only supposed ("the renal results viewer has 31 …, which would change his rivaroxaban
+# dose")
+_CHANGE_SUPPOSED = _compile(r"\b(?:would|could|might)\s+(?:(?:also|then|need\s+to|have\s+to)\s+)?$", FLAGS)
 _LATEST = _compile(r"\b(?:most\s+recent|latest|newest|subsequent|since\s+then)\b", FLAGS)
 _OTHER_EVENT = _compile(r"\b(?:previous|prior|earlier|old|first|preceding|before\s+that)\b", FLAGS)
 
@@ -3546,11 +3578,13 @@ def _resolve_implied(
                 out.append(m)
             continue
         if m.attribute == "medication_status" and m.key == IMPLIED:
-            # issue 22u: or the drug earlier in its own clause ("spironolactone 25 mg: list shows it active")
+            # issue 22u: or the drug earlier in its own clause ("spironolactone 25 mg: list shows it active");
+            # round 28: or two clauses off past one that states nothing ("… on the clinic list. She tells me,
+            # however, | that she has not taken it")
             near = [
                 n
                 for n in drugs
-                if abs(n.clause - m.clause) == 1 or (n.clause == m.clause and n.end <= m.start)
+                if _neighbours(n.clause, m.clause, occupied) or (n.clause == m.clause and n.end <= m.start)
             ]
             # issue 22z round 13: or the drug the neighbouring clause's own "it" was given ("… the bisoprolol?
             # the paper says stopped but the pharmacy keeps packing it")
@@ -3835,7 +3869,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     def explains(k: int) -> bool:
         """The clause explains a difference, other than by asking ("is that just a typo or did they xray the
         wrong one": round 20)."""
-        if a.explained is None:
+        if a.explained is None or _SECONDS_A_SOURCE.match(clause_text[k]):
             return False
         clause = clause_text[k].lstrip()
         return any(not _ASKED_BEFORE.search(clause, 0, cue.start()) for cue in a.explained.finditer(clause))
@@ -3868,11 +3902,13 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             statement = statement[:comma] if comma > 0 else ""
         # issue 22z: a change denied ("with no mention of a restart", "not changed") is none
         # issue 22z round 12: nor is a plan to continue ("surgical plan in notes says continue prophylaxis");
-        # round 13: nor a change asked about without its question mark ("…, does that change my dose")
+        # round 13: nor a change asked about without its question mark ("…, does that change my dose");
+        # round 28: nor one only supposed ("which would change his dose")
         return any(
             not _CHANGE_DENIED.search(statement, 0, cue.start())
             and not _CHANGE_NOT_MADE.match(statement, cue.end())
             and not _ASKED_BEFORE.search(statement, 0, cue.start())
+            and not _CHANGE_SUPPOSED.search(statement, 0, cue.start())
             and not (cue.group().lower().startswith("plan") and _CONTINUE_WORD.search(statement))
             for cue in a.change.finditer(statement)
         )
@@ -3952,7 +3988,9 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             ):
                 continue  # round 26: a past year's pregnancy ("Preg status 2023 adm.: 30/40. Today: neg")
             if m.attribute == "side" and (flagged(a.bilateral, i) or flagged(a.bilateral, j)):
-                continue
+                one = j if m.value == "both" else i if n.value == "both" else None
+                if one is None or not _ONE_SIDE_ONLY.search(clause_text[one]):
+                    continue  # both sides meant, unless one source says both and the other one side only
             pairs.append((m, n))
     if pairs:
         return pairs

@@ -270,6 +270,15 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   blind half 36's misses and false positives showed (H: an episode seen weeks later or "remained well since",
   a later value after an arrow, a haemolysed sample, a diagnosis "not suspected" after its query; M: "nothing
   has arrived", not "in our system", a promised call "nobody has" made, which chemist; C: "corrected now").
+- development half 26 (``detector_heldout_dev26.yaml``, split ``dev``, issue 22z round 28): the mechanisms
+  blind half 37's misses and false positives showed (C: a drug "not on anymore" or "never used", a wish for
+  CPR, intubation included or refused with ICU, a record that flags her as pregnant, "different stories", a
+  relative who only seconds a source, a change only supposed, both eyes against one eye only, "glu", a depot
+  "last administered", a status two clauses from its drug, a date "moved to" another, a record "changed to
+  match", an allergy field's "no known drug allergies"; M: observations not recorded, a form no one "can
+  find", a label "none of us can read", "no weight loss"; H: a plan to jump, "gone to" a place, "cleared up",
+  "worn off", "pain free since", a red painful eye, a white spot on the cornea, a baby not felt to move, a
+  child found with tablets an hour ago).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind38|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -321,6 +330,7 @@ DEV22_FILE = HERE / "detector_heldout_dev22.yaml"
 DEV23_FILE = HERE / "detector_heldout_dev23.yaml"
 DEV24_FILE = HERE / "detector_heldout_dev24.yaml"
 DEV25_FILE = HERE / "detector_heldout_dev25.yaml"
+DEV26_FILE = HERE / "detector_heldout_dev26.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -666,6 +676,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV23_FILE).items,
         *load_heldout(DEV24_FILE).items,
         *load_heldout(DEV25_FILE).items,
+        *load_heldout(DEV26_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -80,7 +80,7 @@ test_each_module_mechanism_carries_its_item = module_mechanism_test(DEV, fires, 
 # (the item, the exact text deleted from a copy of attributes.yaml, what it is replaced by): with the entry
 # gone the item must flip
 LEXICON_ENTRIES = [
-    ("dc23_shorthand_alias", "drug_aliases: {mtx: methotrexate}\n", ""),
+    ("dc23_shorthand_alias", "drug_aliases: {mtx: methotrexate, ", "drug_aliases: {"),
     ("dc23_off_the_letter", "|repeats?|letter|summary|kardex)", "|repeats?)"),
     ("dc23_off_the_letter", r"(?:pt'?s|patient'?s|his|her|their|my)\\s+own\\s+(?:med", r"zz\\s+(?:med"),
     ("dc23_nil_charted", r'"re:\\bnil\\b(?=', r'"re:\\bzz\\b(?='),

@@ -97,7 +97,8 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
         'requires_context: ["fall", "fell",',
         'requires_context: ["re:", "fall",',
     ),
-    ("dh26_found_with_tablets", "high_risk.yaml", r'"re:\\bfound\\s+with\\b', None),
+    # (round 28 let a time stand between "found" and "with")
+    ("dh26_found_with_tablets", "high_risk.yaml", r'"re:\\bfound\\s+(?:[~\\w]+\\s+){0,3}?with\\b', None),
     ("dh26_tablets_unaccounted", "high_risk.yaml", r'"re:\\bunaccounted\\s+for', None),
     ("dh26_finish_it_properly", "high_risk.yaml", r'"re:\\bfinish\\s+', None),
     ("dh26_curtain_coming_down", "high_risk.yaml", r'"re:\\bcurtain\\s+(?:coming', None),
@@ -109,7 +110,7 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("dm26_no_cpr_decision", "missing.yaml", r'"re:\\bno\\s+(?:cpr|resus', None),
     ("dm26_didnt_travel", "missing.yaml", r'"re:\\btravel(?:led)?\\s+with', None),
     ("dm26_havent_heard", "missing.yaml", r'"re:\\bheard\\s+(?:the', None),
-    ("dm26_nobody_knows", "missing.yaml", r'"re:\\bnone\\s+of\\s+(?:us', None),
+    ("dm26_nobody_knows", "missing.yaml", r'"re:\\bnone\\s+of\\s+(?:us|them)\\s+(?:knows?', None),
     # conflict
     (
         "dc26_allergy_box_nil",
