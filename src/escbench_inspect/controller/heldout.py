@@ -145,7 +145,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 38 (``detector_heldout_blind38.yaml``, split ``blind38``, ids ``zsh_``/``zsc_``/``zsm_``, issue
   22z): as the thirty-first but ten C positives and six H near misses a family
   (``docs/blind_halves/author_spec_v38.md``, six authors, each file checked by a blind reviewer); frozen after
-  round 27 (2-N) was committed and before round 28 was.
+  round 27 (2-N) was committed and before round 28 was; run once on round 28 (2-O).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

@@ -187,8 +187,13 @@ FLOORS = {
     # since read for round 27: C 72/88 / 3/55, M 50/50 / 0/32, H 68/70 / 2/56
     "blind36": {"conflict": (0.81, 0.06), "missing": (1.00, 0.00), "high_risk": (0.97, 0.04)},
     # blind v37 (as v34, frozen after 2-M and before round 27 was committed): its one untouched run on round
-    # 27 (2-N), C 73/88 / 2/55, M 47/50 / 1/32, H 66/70 / 4/56 (2-M item for item the same; 2-L: M 2/32)
-    "blind37": {"conflict": (0.82, 0.04), "missing": (0.94, 0.04), "high_risk": (0.94, 0.08)},
+    # 27 (2-N), C 73/88 / 2/55, M 47/50 / 1/32, H 66/70 / 4/56 (2-M item for item the same; 2-L: M 2/32);
+    # since read for round 28: C 85/88 / 1/55, M 50/50 / 0/32, H 70/70 / 1/56
+    "blind37": {"conflict": (0.96, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
+    # blind v38 (ten C positives and six H near misses a family, frozen after 2-N and before round 28 was
+    # committed): its one untouched run on round 28 (2-O), C 94/110 / 3/55, M 49/50 / 0/32, H 65/70 / 9/84
+    # (2-N: M 48/50, H 64/70)
+    "blind38": {"conflict": (0.85, 0.06), "missing": (0.98, 0.00), "high_risk": (0.92, 0.11)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
