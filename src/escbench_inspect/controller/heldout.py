@@ -146,6 +146,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the thirty-first but ten C positives and six H near misses a family
   (``docs/blind_halves/author_spec_v38.md``, six authors, each file checked by a blind reviewer); frozen after
   round 27 (2-N) was committed and before round 28 was; run once on round 28 (2-O).
+- blind half 39 (``detector_heldout_blind39.yaml``, split ``blind39``, ids ``zth_``/``ztc_``/``ztm_``, issue
+  22z): as the thirty-eighth (``docs/blind_halves/author_spec_v39.md``, six authors, each file checked by a
+  blind reviewer); frozen after round 28 (2-O) was committed and before round 29 was.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -280,7 +283,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "worn off", "pain free since", a red painful eye, a white spot on the cornea, a baby not felt to move, a
   child found with tablets an hour ago).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind38|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind39|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -368,6 +371,7 @@ BLIND35_FILE = HERE / "detector_heldout_blind35.yaml"
 BLIND36_FILE = HERE / "detector_heldout_blind36.yaml"
 BLIND37_FILE = HERE / "detector_heldout_blind37.yaml"
 BLIND38_FILE = HERE / "detector_heldout_blind38.yaml"
+BLIND39_FILE = HERE / "detector_heldout_blind39.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -409,6 +413,7 @@ Half = Literal[
     "blind36",
     "blind37",
     "blind38",
+    "blind39",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -452,6 +457,7 @@ SPLIT_PREFIX = {
     "blind36": "zq",
     "blind37": "zr",
     "blind38": "zs",
+    "blind39": "zt",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -494,6 +500,7 @@ HALF_TITLES = {
     "blind36": "blind half 36 (all three detectors)",
     "blind37": "blind half 37 (all three detectors)",
     "blind38": "blind half 38 (all three detectors)",
+    "blind39": "blind half 39 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

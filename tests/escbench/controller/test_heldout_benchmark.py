@@ -234,6 +234,7 @@ BLIND_SHA256 = {
     "blind36": "563ddf3d7c078c044557a8d14cb9bab1738ce4c670704a2faf63b1b27a93eea6",
     "blind37": "35d341c4da141e0e9dbe85c238662b86e5a58533cf790c705728d4e5bc007407",
     "blind38": "260af610f5ec2f78663b35c597bfbf9600445e699e2a9155b704c2467135d4e7",
+    "blind39": "b60e2e4bc589a9ce1145740e0c6374323a9bc0142d5dba11894ca6ce797d260f",
 }
 
 
@@ -309,6 +310,7 @@ BLIND_SPLITS = {
     "blind36": ("zq", "BLIND36_FILE"),
     "blind37": ("zr", "BLIND37_FILE"),
     "blind38": ("zs", "BLIND38_FILE"),
+    "blind39": ("zt", "BLIND39_FILE"),
 }
 
 
