@@ -1106,6 +1106,16 @@ _RECOVERED_AFTER = _compile(
     FLAGS,
 )
 _RECOVERED_REACH = 250
+# round 29: a finding named in brackets as a test's indication ("ABG on room air (requested for
+# breathlessness): pH 7.41 …", "MRI whole spine (for back pain, ?cord compression): no cord compression") is
+# why the test was done, not a finding reported; the result beside it says what was found
+_TEST_INDICATION = _compile(
+    r"\b(?:mri|ct|ctpa|cta|abg|vbg|x-?ray|cxr|uss|ultrasound|scan|echo(?:cardiogram)?|ecg|bloods?|angiogram)\b"
+    r"[^()\n.;]{0,40}\(\s*(?:(?:requested|done|sent|ordered|performed|taken)\s+)?(?:for|\?)\s*"
+    r"(?:[\w'/-]+[\s,]*){0,5}?\??$",
+    FLAGS,
+)
+_TEST_INDICATION_REACH = 120
 
 
 def _last_condition(scope: str) -> regex.Match | None:
@@ -1227,6 +1237,8 @@ def _context_reason(
         return "negated"
     if hypothetical and _past_frame(text, clause_before, end):
         return "historical"
+    if hypothetical and _TEST_INDICATION.search(text, max(0, start - _TEST_INDICATION_REACH), start):
+        return "hypothetical"
     if hypothetical and _NAMES_A_THRESHOLD.match(following) and not _COMPARATIVE.match(text, start, end):
         return "hypothetical"
     if segment:
@@ -2040,7 +2052,9 @@ _WEIGHT_BARE = _compile(r"(?<![\w./])" + _WEIGHT_UNIT, FLAGS)
 # issue 22z round 12: a weighing stated without its unit, in a text whose other weights carry one
 # ("the letter has my weight as 58 kg but at the clinic they weighed me at 66"), read in kg
 _WEIGHED_AT = _compile(
-    r"(?:\bweigh(?:ed|s|ing)?\s+(?:(?:me|him|her|them|us|the\s+\w+)\s+)?(?:at|as)\s+(?P<amt>\d{1,3}(?:\.\d+)?)\b"
+    # round 29: a day between ("The nurse weighed him Tuesday at 166")
+    r"(?:\bweigh(?:ed|s|ing)?\s+(?:(?:me|him|her|them|us|the\s+\w+)\s+)?"
+    r"(?:(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun|to|yester)day\s+)?(?:at|as)\s+(?P<amt>\d{1,3}(?:\.\d+)?)\b"
     # or a person's weight on named scales ("i was 49 on the GP's scales")
     r"|\b(?:i|he|she|they)\s+(?:was|were|am|is|weighed)\s+(?P<amt>\d{1,3}(?:\.\d+)?)\s+on\s+(?:\S+\s+){0,3}?scales?\b"
     # round 21: or said of a person in three figures, beyond any age ("on his chart but hes 165, he weighed
@@ -2092,7 +2106,11 @@ _CLAUSE_SPLIT = _compile(
     r"|(?<!\b(?:is|was|are|were|be|been)\s)(?:listed|recorded|documented|reported|grouped|typed))\b)"
     # round 20: or a comma before today's own reading ("antenatal notes list O RhD neg, today's group O RhD
     # pos")
-    r"|,\s+(?=today'?s\s+(?:\w+\s+)?(?:group|sample|result|reading|weight|level|value|bloods?|test|scan)\b)",
+    r"|,\s+(?=today'?s\s+(?:\w+\s+)?(?:group|sample|result|reading|weight|level|value|bloods?|test|scan)\b)"
+    # round 29: or a comma before a second record and its value ("order entered with weight 95 kg, nursing
+    # flowsheet today 59 kg")
+    r"|,\s+(?=(?:the\s+)?(?:[\w-]+\s+){0,2}(?:flowsheet|chart|list|record|letter|summary|notes|mar|log|form|card"
+    r"|sheet|scales?|profile)\s+(?:(?:today|now|says|shows|has|reads|gives|states)\s+)?\d)",
     FLAGS,
 )
 _STATUS_WINDOW_WORDS = 3

@@ -282,6 +282,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   find", a label "none of us can read", "no weight loss"; H: a plan to jump, "gone to" a place, "cleared up",
   "worn off", "pain free since", a red painful eye, a white spot on the cornea, a baby not felt to move, a
   child found with tablets an hour ago).
+- development half 27 (``detector_heldout_dev27.yaml``, split ``dev``, issue 22z round 29): the mechanisms
+  blind half 38's misses and false positives showed (C: weighed on a day at a number, a second record after a
+  comma, "something totally different", ferritin, an alert found spurious, "doesn't take it", a dose on a GP
+  list; M: a letter "never got"; H: "H/A", maximal within seconds, back pain with fever, navel to right, worse
+  over bumps, hopelessness and timing in the patient's words, saving up tablets; near misses: a relative who
+  "nearly died", chronic passive ideation, an admission in a past year, safety-netting advice, a screen's
+  bloods, a finding named in brackets as a test's indication).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind39|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -334,6 +341,7 @@ DEV23_FILE = HERE / "detector_heldout_dev23.yaml"
 DEV24_FILE = HERE / "detector_heldout_dev24.yaml"
 DEV25_FILE = HERE / "detector_heldout_dev25.yaml"
 DEV26_FILE = HERE / "detector_heldout_dev26.yaml"
+DEV27_FILE = HERE / "detector_heldout_dev27.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -684,6 +692,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV24_FILE).items,
         *load_heldout(DEV25_FILE).items,
         *load_heldout(DEV26_FILE).items,
+        *load_heldout(DEV27_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -109,3 +109,32 @@ def before_round25_lab(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest
     attributes.write_text(text.replace(ROUND25_SOURCES, ""), encoding="utf-8")
     monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
     default_lexicon().memo.clear()
+
+
+ROUND29_DOSE_ON_LIST = (
+    '  "re:(?<=\\\\b(?:od|bd|tds|qds|daily|nocte|mane|weekly|prn|mg|mcg|units?)\\\\s+)on\\\\s+'
+)
+
+
+@pytest.fixture
+def before_round29_record(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 29's two readings of a record's entry taken out -- a comma before a second record and its value
+    (the last alternative of ``_CLAUSE_SPLIT``) and a dose "on" a GP list as current (gone from the lexicon
+    copies that ``lexicon_without`` builds, on top of any earlier round's copy): they cover items of earlier,
+    narrower mechanisms (a sentence end after "est.", a drug "on current list"), which are tested as the
+    detectors read before round 29."""
+    from escbench_inspect.controller import detectors
+
+    split = detectors._CLAUSE_SPLIT
+    before_split = split.pattern.split(r"|,\s+(?=(?:the\s+)?(?:[\w-]+\s+){0,2}(?:flowsheet", 1)[0]
+    assert before_split != split.pattern
+    monkeypatch.setattr(detectors, "_CLAUSE_SPLIT", regex.compile(before_split, split.flags))
+    before = tmp_path_factory.mktemp("round28") / "lexicon"
+    shutil.copytree(LEXICON_SOURCE["dir"], before)
+    attributes = before / "attributes.yaml"
+    lines = attributes.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [line for line in lines if not line.startswith(ROUND29_DOSE_ON_LIST)]
+    assert len(kept) == len(lines) - 1
+    attributes.write_text("".join(kept), encoding="utf-8")
+    monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
+    default_lexicon().memo.clear()

@@ -36,7 +36,7 @@ SAME_LENGTH_ROUND_14 = str.maketrans({"’": "'", "‘": "'", "“": '"', "”":
 
 
 # these mechanisms are tested as the detectors read before round 23's general status readings
-pytestmark = pytest.mark.usefixtures("before_round23_status")
+pytestmark = pytest.mark.usefixtures("before_round23_status", "before_round29_record")
 
 
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
