@@ -24,19 +24,24 @@ def fresh_memo() -> Iterator[None]:
 LEXICON_SOURCE = {"dir": LEXICON_DIR}
 
 
+def edited_copy(source: Path, copy: Path, file: str, old: str, new: str) -> Path:
+    """Copy the lexicon folder ``source`` to ``copy`` with one text of one file replaced (it must occur
+    exactly once); returns ``copy``."""
+    shutil.copytree(source, copy)
+    path = copy / file
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return copy
+
+
 @pytest.fixture
 def lexicon_without(tmp_path: Path) -> Callable[[str, str, str], Lexicon]:
     """A copy of the packaged lexicon with one text of one file replaced (it must occur exactly once):
     the planted defect of a lexicon entry."""
 
     def build(file: str, old: str, new: str) -> Lexicon:
-        copy = tmp_path / "lexicon"
-        shutil.copytree(LEXICON_SOURCE["dir"], copy)
-        path = copy / file
-        text = path.read_text(encoding="utf-8")
-        assert text.count(old) == 1, old
-        path.write_text(text.replace(old, new), encoding="utf-8")
-        return load_lexicon(copy)
+        return load_lexicon(edited_copy(LEXICON_SOURCE["dir"], tmp_path / "lexicon", file, old, new))
 
     return build
 
@@ -102,17 +107,16 @@ def before_round25_lab(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest
     monkeypatch.setattr(detectors, "_MEASURED_ON", regex.compile(r"(?!)"))
     monkeypatch.setattr(detectors, "_NOT_A_RESULT", regex.compile(""))
     before = tmp_path_factory.mktemp("round24") / "lexicon"
-    shutil.copytree(LEXICON_DIR, before)
-    attributes = before / "attributes.yaml"
-    text = attributes.read_text(encoding="utf-8")
-    assert text.count(ROUND25_SOURCES) == 1
-    attributes.write_text(text.replace(ROUND25_SOURCES, ""), encoding="utf-8")
+    edited_copy(LEXICON_DIR, before, "attributes.yaml", ROUND25_SOURCES, "")
     monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
     default_lexicon().memo.clear()
 
 
+# the whole lexicon line of round 29's dose "on" a list
 ROUND29_DOSE_ON_LIST = (
     '  "re:(?<=\\\\b(?:od|bd|tds|qds|daily|nocte|mane|weekly|prn|mg|mcg|units?)\\\\s+)on\\\\s+'
+    "(?:the\\\\s+|his\\\\s+|her\\\\s+)?(?:gp|repeat|current|med(?:ication)?|drug|home)\\\\s+"
+    '(?:med(?:ication)?s?\\\\s+)?(?:list|summary|record|repeats?|chart|profile)\\\\b",\n'
 )
 
 
@@ -130,11 +134,6 @@ def before_round29_record(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pyt
     assert before_split != split.pattern
     monkeypatch.setattr(detectors, "_CLAUSE_SPLIT", regex.compile(before_split, split.flags))
     before = tmp_path_factory.mktemp("round28") / "lexicon"
-    shutil.copytree(LEXICON_SOURCE["dir"], before)
-    attributes = before / "attributes.yaml"
-    lines = attributes.read_text(encoding="utf-8").splitlines(keepends=True)
-    kept = [line for line in lines if not line.startswith(ROUND29_DOSE_ON_LIST)]
-    assert len(kept) == len(lines) - 1
-    attributes.write_text("".join(kept), encoding="utf-8")
+    edited_copy(LEXICON_SOURCE["dir"], before, "attributes.yaml", ROUND29_DOSE_ON_LIST, "")
     monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
     default_lexicon().memo.clear()
