@@ -148,8 +148,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   round 27 (2-N) was committed and before round 28 was; run once on round 28 (2-O).
 - blind half 39 (``detector_heldout_blind39.yaml``, split ``blind39``, ids ``zth_``/``ztc_``/``ztm_``, issue
   22z): as the thirty-eighth (``docs/blind_halves/author_spec_v39.md``, six authors, each file checked by a
-  blind reviewer but M's, which was not in time); frozen after round 28 (2-O) was committed and before round 29
-  was; run once on round 29 (2-P).
+  blind reviewer, M's only after the run, with no edit); frozen after round 28 (2-O) was committed and before
+  round 29 was; run once on round 29 (2-P).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

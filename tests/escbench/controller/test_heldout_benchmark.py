@@ -194,8 +194,9 @@ FLOORS = {
     # committed): its one untouched run on round 28 (2-O), C 94/110 / 3/55, M 49/50 / 0/32, H 65/70 / 9/84
     # (2-N: M 48/50, H 64/70); since read for round 29: C 99/110 / 2/55, M 50/50 / 0/32, H 69/70 / 3/84
     "blind38": {"conflict": (0.90, 0.04), "missing": (1.00, 0.00), "high_risk": (0.98, 0.04)},
-    # blind v39 (as v38, M unreviewed; frozen after 2-O and before round 29 was committed): its one untouched run
-    # on round 29 (2-P), C 98/110 / 3/55, M 45/50 / 2/32, H 64/70 / 11/84 (2-O: C 97/110)
+    # blind v39 (as v38, M reviewed only after its run, no edit; frozen after 2-O and before round 29 was
+    # committed): its one untouched run on round 29 (2-P), C 98/110 / 3/55, M 45/50 / 2/32, H 64/70 / 11/84
+    # (2-O: C 97/110)
     "blind39": {"conflict": (0.89, 0.06), "missing": (0.90, 0.07), "high_risk": (0.91, 0.14)},
 }
 
