@@ -56,8 +56,12 @@ def main() -> None:
     if MODE == "stubborn":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if os.environ.get("FAKE_SERVER_PIDFILE"):
-        with open(os.environ["FAKE_SERVER_PIDFILE"], "w") as f:
+        # written whole under another name, then renamed: a test that polls for the file never reads
+        # it empty (CI once read it between open() and write())
+        pidfile = os.environ["FAKE_SERVER_PIDFILE"]
+        with open(pidfile + ".part", "w") as f:
             f.write(" ".join(pids))
+        os.replace(pidfile + ".part", pidfile)
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *a: object) -> None:
