@@ -150,6 +150,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the thirty-eighth (``docs/blind_halves/author_spec_v39.md``, six authors, each file checked by a
   blind reviewer, M's only after the run, with no edit); frozen after round 28 (2-O) was committed and before
   round 29 was; run once on round 29 (2-P).
+- blind half 40 (``detector_heldout_blind40.yaml``, split ``blind40``, ids ``zuh_``/``zuc_``/``zum_``, issue
+  22z): as the thirty-ninth (``docs/blind_halves/author_spec_v40.md``, six authors, each file checked by a
+  blind reviewer); frozen after round 29 (2-P) was committed and before round 30 was.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -291,7 +294,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "nearly died", chronic passive ideation, an admission in a past year, safety-netting advice, a screen's
   bloods, a finding named in brackets as a test's indication).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind39|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind40|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -381,6 +384,7 @@ BLIND36_FILE = HERE / "detector_heldout_blind36.yaml"
 BLIND37_FILE = HERE / "detector_heldout_blind37.yaml"
 BLIND38_FILE = HERE / "detector_heldout_blind38.yaml"
 BLIND39_FILE = HERE / "detector_heldout_blind39.yaml"
+BLIND40_FILE = HERE / "detector_heldout_blind40.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -423,6 +427,7 @@ Half = Literal[
     "blind37",
     "blind38",
     "blind39",
+    "blind40",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -467,6 +472,7 @@ SPLIT_PREFIX = {
     "blind37": "zr",
     "blind38": "zs",
     "blind39": "zt",
+    "blind40": "zu",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -510,6 +516,7 @@ HALF_TITLES = {
     "blind37": "blind half 37 (all three detectors)",
     "blind38": "blind half 38 (all three detectors)",
     "blind39": "blind half 39 (all three detectors)",
+    "blind40": "blind half 40 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

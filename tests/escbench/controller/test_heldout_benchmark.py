@@ -239,6 +239,7 @@ BLIND_SHA256 = {
     "blind37": "35d341c4da141e0e9dbe85c238662b86e5a58533cf790c705728d4e5bc007407",
     "blind38": "260af610f5ec2f78663b35c597bfbf9600445e699e2a9155b704c2467135d4e7",
     "blind39": "b60e2e4bc589a9ce1145740e0c6374323a9bc0142d5dba11894ca6ce797d260f",
+    "blind40": "cfb4a633138367b6f53506eee67c0e2c4e04b06ba3e52cacda51878e662a2a6c",
 }
 
 
@@ -315,6 +316,7 @@ BLIND_SPLITS = {
     "blind37": ("zr", "BLIND37_FILE"),
     "blind38": ("zs", "BLIND38_FILE"),
     "blind39": ("zt", "BLIND39_FILE"),
+    "blind40": ("zu", "BLIND40_FILE"),
 }
 
 
