@@ -1218,6 +1218,10 @@ _WEEKS_LATER = _compile(
 )
 
 
+# round 30: a list of warning signs that "should prompt immediate attendance" (safety-netting advice)
+_PROMPTS_AFTER = _compile(r"[^.;\n]{0,120}?\b(?:should|must|would|will)\s+prompt\b", FLAGS)
+
+
 def _past_frame(text: str, clause_before: str, end: int) -> bool:
     """Whether the finding's sentence sets a past time frame (see ``_SENTENCE_OPENS_IN_PAST``)."""
     if _SENTENCE_OPENS_IN_PAST.search(clause_before):
@@ -1250,6 +1254,8 @@ def _context_reason(
     if hypothetical and lexicon.hypothetical_pre.search(_after_consequence(before)):
         return "hypothetical"
     if hypothetical and _in_condition(clause_before):
+        return "hypothetical"
+    if hypothetical and _PROMPTS_AFTER.match(text, end):
         return "hypothetical"
     window = _first_words(following, POST_WINDOW_WORDS)
     if hypothetical and lexicon.historical_post is not None and lexicon.historical_post.search(window):
@@ -1352,6 +1358,10 @@ def _missing_reason(
         return "immaterial item"
     if _SELF_NEGATED.search(text, max(0, start - 20), end):
         return "negated"
+    if _NOT_THAT_SOURCE.match(text, start, end) or _NO_OTHER.match(text, start, end):
+        return (
+            "negated"  # round 30: "not patient-reported" names the source; "no other indication" a negative
+        )
     if text[start : start + 3].lower() == "no " and _NONE_OUTSTANDING_AFTER.match(text, end):
         return "negated"
     if text[start:end].lower().endswith("weight") and _WEIGHT_FINDING_AFTER.match(text, end):
@@ -1447,6 +1457,10 @@ _SUPPLIED_ELSEWHERE = _compile(
     FLAGS,
 )
 # issue 22s: an absence word negated inside its own match ("4 of 4 pages received, none missing")
+# round 30: a value's source ruled out ("weight 72 kg (bed scales, measured, not patient-reported)")
+_NOT_THAT_SOURCE = _compile(r"not\s+(?:patient|self|parent|carer|family)[\s-]+reported\b", FLAGS)
+# round 30: none other than the one stated ("Indication: non-valvular AF. There is no other indication")
+_NO_OTHER = _compile(r"(?:there\s+(?:is|are|was|were)\s+)?no\s+other\b", FLAGS)
 _SELF_NEGATED = _compile(
     # round 26: nothing pending or cut off ("K+ 4.6 mmol/L resulted yesterday, nothing pending")
     r"\b(?:none|nothing|no|not)\s+(?:\w+\s+)?(?:missing|blank|absent|outstanding|pending|cut\s+off)$",
@@ -1529,6 +1543,28 @@ def _value_hits(
     """Analyte mentions whose measured number crosses the concept's threshold."""
     rule = compiled.concept.value
     assert rule is not None
+    hits = list(_value_verdicts(compiled, rule, text, lexicon, folded))
+    # round 30: a critical value marked as the first one ("lactate 4.2 on arrival") that a later statement of
+    # the analyte within limits follows ("day 4 …, lactate 0.9"): superseded
+    within = [start for start, _, reason in hits if reason == "within limits"]
+    for start, end, reason in hits:
+        if reason is None and _FIRST_VALUE.match(text, end) and any(later > end for later in within):
+            reason = "superseded by a later value"
+        yield start, end, reason
+
+
+# round 30: a value marked as the presenting one
+_FIRST_VALUE = _compile(
+    r"\s*(?:mmol/l|mg/dl|%|ng/l)?\s*(?:\(\s*)?(?:on|at)\s+(?:arrival|admission|presentation|triage)\b"
+    r"|\s*(?:mmol/l|mg/dl)?\s*(?:\(\s*)?initially\b",
+    FLAGS,
+)
+
+
+def _value_verdicts(
+    compiled: CompiledConcept, rule: Threshold, text: str, lexicon: Lexicon, folded: str | None
+) -> Iterable[tuple[int, int, str | None]]:
+    """Each analyte mention with its measured number, and why it does not count (None: it does)."""
     for match in concept_matches(compiled, text, folded):
         window = text[match.end() : match.end() + _VALUE_GAP]
         cut = _SENTENCE_END.search(window)
@@ -1594,7 +1630,8 @@ def _value_hits(
 _REPEAT_VALUE = _compile(
     # round 27: or after an arrow ("K+ 6.4 yest -> 4.8 this am"), up to four words between ("repeat fresh
     # venous sample K+ 4.3")
-    r"(?:\b(?:repeat|repeated|rpt|recheck|rechecked|re-check|now|today|currently|latest)\b|-+>|→)"
+    # round 30: or today's ("today's potassium is 4.6 mmol/L")
+    r"(?:\b(?:repeat|repeated|rpt|recheck|rechecked|re-check|now|today|currently|latest)\b(?:'s)?|-+>|→)"
     r"(?:\s+[A-Za-z+\-]+){0,4}[\s:=]*"
     r"(?P<v>\d+(?:\.\d+)?)(?!\s*(?:/|am|pm|h\b|hrs?\b|hours?|days?|:))",
     FLAGS,
@@ -2025,9 +2062,11 @@ _ALLERGY_ENTRY_SEPARATOR = (
 _UNITS_MG = {"mg": 1.0, "g": 1000.0, "mcg": 0.001, "microgram": 0.001, "micrograms": 0.001, "µg": 0.001}
 _DOSE_TAIL = _compile(
     r"(?:[\s-]+[a-z]+){0,2}?[\s-]+(?P<amt>\d+(?:\.\d+)?)\s*"
-    r"(?P<unit>mg|mcg|micrograms?|µg|g|units?|iu|ml|mmol|meq)\b(?!\s*/\s*(?:kg|m2|h|hr|min|day))",
+    # round 30: or insulin's "u" after its drug ("Lantus 18u nocte"), not a lab's "U/L"
+    r"(?P<unit>mg|mcg|micrograms?|µg|g|units?|iu|u(?!\s*/)|ml|mmol|meq)\b(?!\s*/\s*(?:kg|m2|h|hr|min|day))",
     FLAGS,
 )
+_UNIT_NAMES = {"u": "unit", "iu": "unit"}  # round 30: "18u", "18 IU" and "18 units" are one amount
 _FREQUENCIES: tuple[tuple[str, str], ...] = (
     (r"(?:once\s+)?weekly|once\s+a\s+week|every\s+week", "weekly"),
     (r"twice\s+(?:daily|a\s+day)|b\.?i\.?d\b|bd\b", "bid"),
@@ -2071,7 +2110,9 @@ _WEIGHED_AT = _compile(
 _WEIGHT_CONTEXT = _compile(
     r"\b(?:weigh\w*|weight|wt|scales?|dieti[ct]ian'?s?|(?:ng|peg|enteral|tube)\s+feeds?|refeeding)\b"
     # round 22: or a person said to be so many kg or lb ("says my son is 18 kg but he was 14.5 kg")
-    r"|\b(?:is|was|am|are|were|he'?s|she'?s|i'?m)\s+\d{1,3}(?:\.\d+)?\s*(?:kgs?|lbs?|pounds)\b",
+    r"|\b(?:is|was|am|are|were|he'?s|she'?s|i'?m)\s+\d{1,3}(?:\.\d+)?\s*(?:kgs?|lbs?|pounds)\b"
+    # round 30: or an amount in pounds, which in a chart is a body weight ("had me down as 210 lbs")
+    r"|\b\d{1,3}(?:\.\d+)?\s*(?:lbs?|pounds)\b",
     FLAGS,
 )
 
@@ -2909,6 +2950,7 @@ def _mentions(
             continue
         dosed.append((drug.start(), tail.end()))
         unit = tail.group("unit").lower().rstrip("s") if tail.group("unit").lower() != "mcg" else "mcg"
+        unit = _UNIT_NAMES.get(unit, unit)
         amount = float(tail.group("amt")) * _tablet_multiplier(clause, tail.start("amt"), tail.end())
         if unit in _UNITS_MG:
             amount, unit = amount * _UNITS_MG[unit], "mg"
@@ -2926,6 +2968,7 @@ def _mentions(
         if _WEIGHT_NEAR.search(clause) and not _WORKED_OUT.search(clause, 0, amount.start()):
             continue
         unit = amount.group("unit").lower().rstrip("s") if amount.group("unit").lower() != "mcg" else "mcg"
+        unit = _UNIT_NAMES.get(unit, unit)
         value = float(amount.group("amt")) * _tablet_multiplier(clause, amount.start(), amount.end())
         if unit in _UNITS_MG:
             value, unit = value * _UNITS_MG[unit], "mg"
@@ -3526,16 +3569,36 @@ def _other_member(m: Mention, n: Mention, text: str, a: CompiledAttributes) -> b
     """Two allergies of one class, each a different named member ("hospital record allergy clarithromycin;
     GP record allergy erythromycin"): which drug it was is in dispute. A class word ("penicillin",
     "PCN") beside a member ("amoxicillin") agrees; one source naming both does not reach here."""
-    if not (m.attribute == n.attribute == "allergy" and m.key == n.key and m.value is True is n.value):
+    if not (m.attribute == n.attribute == "allergy"):
+        return False
+    # round 30: or a member named as the only one ("Pt says allergic to codeine, dtr says it was morphine
+    # that gave her hives"): its class is its value's
+    classes = [
+        x.value[1] if isinstance(x.value, tuple) else x.key if x.value is True else None for x in (m, n)
+    ]
+    if classes[0] is None or classes[0] != classes[1] or classes[0] == "*":
         return False
     words = []
     for mention in (m, n):
         found = list(a.allergen.finditer(text, mention.start, mention.end))
         word = found[-1].group().lower() if found else ""
-        if not word or word in _CLASS_WORDS or word.rstrip("s") == m.key or " " in word:
+        if not word or word in _CLASS_WORDS or word.rstrip("s") == classes[0] or " " in word:
             return False
         words.append(_drug_key(word))
     return words[0] != words[1]
+
+
+_NOW_STATED = _compile(r"\b(?:current(?:ly)?|today'?s?|now)\b", FLAGS)
+
+
+def _allergy_since(m: Mention, n: Mention, clause_text: list[str]) -> bool:
+    """round 30: "no allergies" dated by a year before the year the allergy's reaction is dated ("NKDA at 2009
+    booking visit; amoxicillin - rash 2014, listed since"): an allergy found since the old record."""
+    if {m.value, n.value} != {True, False}:
+        return False
+    absent, present = (m, n) if m.value is False else (n, m)
+    years = [[int(y.group()) for y in _BARE_YEAR.finditer(clause_text[x.clause])] for x in (absent, present)]
+    return bool(years[0] and years[1]) and max(years[0]) < min(years[1])
 
 
 def _elliptical(m: Mention) -> bool:
@@ -3556,6 +3619,16 @@ def _neighbours(i: int, j: int, occupied: frozenset[int]) -> bool:
 _TAKES_NEIGHBOURS_KEY = frozenset({"date", "time", "side", "lab_value", "allergy_severity", "blood_group"})
 
 
+def _pregnancy_results(mentions: list[Mention]) -> set[int]:
+    """The clauses whose result stated alone is a pregnancy test's: next to a clause that names the pregnancy
+    status (issue 22w), or, round 30, next to such a result that is one ("home test was positive | the clinic
+    urine test said negative | the doctors note says not pregnant")."""
+    named = {m.clause for m in mentions if m.attribute == "pregnancy_status" and m.key != IMPLIED}
+    results = {m.clause for m in mentions if m.attribute == "pregnancy_status" and m.key == IMPLIED}
+    reached = {c for c in results if {c - 1, c + 1} & named}
+    return reached | {c for c in results if {c - 1, c + 1} & reached}
+
+
 def _resolve_implied(
     mentions: list[Mention], historic: frozenset[int] = frozenset(), occupied: frozenset[int] = frozenset()
 ) -> list[Mention]:
@@ -3568,13 +3641,10 @@ def _resolve_implied(
     drugs = [m for m in mentions if m.attribute in ("medication_status", "dose", "drug") and m.key != IMPLIED]
     only_drug = {m.key for m in drugs}
     out = []
+    reached = _pregnancy_results(mentions)
     for m in mentions:
         if m.attribute == "pregnancy_status" and m.key == IMPLIED:
-            # issue 22w: a result stated alone is the pregnancy test of the neighbouring clause, if any
-            if any(
-                n.attribute == m.attribute and n.key != IMPLIED and abs(n.clause - m.clause) == 1
-                for n in mentions
-            ):
+            if m.clause in reached:
                 out.append(Mention(m.attribute, m.attribute, m.value, m.clause, m.start, m.end, True))
             continue
         if m.attribute in _TAKES_NEIGHBOURS_KEY and m.key == IMPLIED:
@@ -3641,6 +3711,42 @@ def _class_stops(
                 out += [
                     Mention("medication_status", key, "stopped", i, s, e) for key in sorted(named & members)
                 ]
+    return out
+
+
+# round 30: a stop asked about or denied ("asked if I'd stopped", "whether amlodipine stopped", "never
+# stopped")
+_STOP_ASKED = _compile(r"\b(?:whether|if|asked|query|queried)\b", FLAGS)
+_STOP_DENIED = _compile(r"(?:\b(?:never|not)|n'?t)\s+(?:been\s+)?(?:stop|discontinu|came\s+off)", FLAGS)
+
+
+def _listed_active(
+    mentions: list[Mention],
+    sources: list[frozenset[str]],
+    clause_text: list[str],
+    spans: list[tuple[int, int]],
+    settled: Callable[[int], bool],
+) -> list[Mention]:
+    """round 30: a drug with its dose in a source's clause that states no status of it is that source's
+    active drug where a neighbouring clause stops it ("ED med list has rivaroxaban 20 mg OD, wife says he
+    came off it ages ago"): a list's entry is a current drug. Not where the stop is asked about or
+    denied, nor where the entry's clause is dated or history (``settled``). Implied, so compared with
+    neighbours only."""
+    stopped = {
+        m.key
+        for m in mentions
+        if m.attribute == "medication_status"
+        and m.value == "stopped"
+        and not _STOP_ASKED.search(clause_text[m.clause], 0, m.start - spans[m.clause][0])
+        and not _STOP_DENIED.search(clause_text[m.clause], 0, m.end - spans[m.clause][0])
+    }
+    stated = {(m.clause, m.key) for m in mentions if m.attribute == "medication_status"}
+    out = []
+    for m in mentions:
+        entry = m.attribute == "dose" and not m.implied and m.key in stopped and sources[m.clause]
+        if entry and (m.clause, m.key) not in stated and not settled(m.clause):
+            stated.add((m.clause, m.key))
+            out.append(Mention("medication_status", m.key, "active", m.clause, m.start, m.end, True))
     return out
 
 
@@ -3936,6 +4042,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         confirms dose doubled to 80 mg on 02/06"): the difference is that change."""
         return any(
             o.clause not in (m.clause, n.clause)
+            and o not in listed  # round 30: a list's entry read as active documents no change
             and o.attribute == m.attribute
             and o.value in (m.value, n.value)
             and (o.key == m.key or o.implied)
@@ -3964,6 +4071,10 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     occupied = frozenset(m.clause for m in found)  # the clauses that state something
     mentions = _resolve_implied(found, historic, occupied)
     mentions += _class_stops(clause_text, spans, mentions, a)
+    listed = _listed_active(
+        mentions, sources, clause_text, spans, lambda i: dated[i] or historic_for("medication_status", i)
+    )
+    mentions += listed
     event_dated = frozenset(m.clause for m in mentions if m.attribute == "date" and not m.implied)
     pairs = []
     for x, m in enumerate(mentions):
@@ -4005,6 +4116,17 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 (_BARE_YEAR.search(clause_text[i]) is None) != (_BARE_YEAR.search(clause_text[j]) is None)
             ):
                 continue  # round 26: a past year's pregnancy ("Preg status 2023 adm.: 30/40. Today: neg")
+            if m.attribute == "allergy" and _allergy_since(m, n, clause_text):
+                continue
+            if m.attribute == "medication_status" and m.value != n.value:
+                active = m if m.value == "active" else n
+                stop = n if active is m else m
+                if (
+                    in_force_history(active.clause)
+                    and not in_force_history(stop.clause)
+                    and _NOW_STATED.search(clause_text[stop.clause])
+                ):
+                    continue  # round 30: fills "2020-2022" against "today's list: no amiodarone"
             if m.attribute == "side" and (flagged(a.bilateral, i) or flagged(a.bilateral, j)):
                 one = j if m.value == "both" else i if n.value == "both" else None
                 if one is None or not _ONE_SIDE_ONLY.search(clause_text[one]):

@@ -293,6 +293,18 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   over bumps, hopelessness and timing in the patient's words, saving up tablets; near misses: a relative who
   "nearly died", chronic passive ideation, an admission in a past year, safety-netting advice, a screen's
   bloods, a finding named in brackets as a test's indication).
+- development half 28 (``detector_heldout_dev28.yaml``, split ``dev``, issue 22z round 30): the mechanisms
+  blind half 39's misses and false positives showed (C: a list's dose against another source's stop, a stop
+  asked about or denied, an old fill against today's list, "no allergies" dated before an allergy, two members
+  of one allergen class, pregnancy results side by side, insulin's "u", brand names, "isnt on", "inactivated",
+  "marked not on", "put it back on", "their error", a "repeat-prescription" slip, "not the same as", "until …
+  sorted", "after discussion with", pounds; M: "not self-reported", "no other indication", never completed,
+  not yet taken, nothing come back, no plan on file, "and there is"; H: "should prompt", a value on admission
+  then a later one, today's value, not needing them for long, a note to the children, driving off a quay, fits
+  counted, no recovery between, a CSF glucose ratio, a subconjunctival haemorrhage, "has cleared", "gone very
+  swollen", counselling, "told to report", "report any", "can be signs of", unchanged over the last visits,
+  born early and needed care, not back to baseline, a streak on the paper, pain and bleeding in early
+  pregnancy).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind40|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -346,6 +358,7 @@ DEV24_FILE = HERE / "detector_heldout_dev24.yaml"
 DEV25_FILE = HERE / "detector_heldout_dev25.yaml"
 DEV26_FILE = HERE / "detector_heldout_dev26.yaml"
 DEV27_FILE = HERE / "detector_heldout_dev27.yaml"
+DEV28_FILE = HERE / "detector_heldout_dev28.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -701,6 +714,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV25_FILE).items,
         *load_heldout(DEV26_FILE).items,
         *load_heldout(DEV27_FILE).items,
+        *load_heldout(DEV28_FILE).items,
         *paraphrase_items(),
     ]
 

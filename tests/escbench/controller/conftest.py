@@ -137,3 +137,41 @@ def before_round29_record(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pyt
     edited_copy(LEXICON_SOURCE["dir"], before, "attributes.yaml", ROUND29_DOSE_ON_LIST, "")
     monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
     default_lexicon().memo.clear()
+
+
+# the start of round 30's lexicon line of a source that has the patient not on a drug ("says she isnt on it")
+ROUND30_NOT_ON = "  \"re:\\\\b(?:isn'?t|isnt|is\\\\s+not|aren'?t|arent|are\\\\s+not|"
+
+
+@pytest.fixture
+def before_round30(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 30's general readings taken out -- a list's dose as an active drug against another source's
+    stop (``_listed_active``), "no allergies" dated before an allergy's year (``_allergy_since``), a member
+    named as the only allergen (``_other_member`` as it was: two present allergies only), today's value as a
+    repeat (``_REPEAT_VALUE``) and "isn't on" as a stop (gone from the lexicon copies that ``lexicon_without``
+    builds, on top of any earlier round's copy): they cover items of earlier, narrower mechanisms, which are
+    tested as the detectors read before round 30."""
+    from escbench_inspect.controller import detectors
+
+    other_member = detectors._other_member
+    monkeypatch.setattr(detectors, "_listed_active", lambda *args: [])
+    monkeypatch.setattr(detectors, "_allergy_since", lambda *args: False)
+    monkeypatch.setattr(
+        detectors,
+        "_other_member",
+        lambda m, n, text, a: m.value is True is n.value and other_member(m, n, text, a),
+    )
+    repeat = detectors._REPEAT_VALUE
+    before = repeat.pattern.replace(r"\b(?:'s)?|-+>", r"\b|-+>", 1)
+    assert before != repeat.pattern
+    monkeypatch.setattr(detectors, "_REPEAT_VALUE", regex.compile(before, repeat.flags))
+    source = LEXICON_SOURCE["dir"] / "attributes.yaml"
+    (line,) = [
+        x
+        for x in source.read_text(encoding="utf-8").splitlines(keepends=True)
+        if x.startswith(ROUND30_NOT_ON)
+    ]
+    copy = tmp_path_factory.mktemp("round29") / "lexicon"
+    edited_copy(LEXICON_SOURCE["dir"], copy, "attributes.yaml", line, "")
+    monkeypatch.setitem(LEXICON_SOURCE, "dir", copy)
+    default_lexicon().memo.clear()

@@ -21,7 +21,7 @@ NEVER = regex.compile(r"(?!)")
 
 
 # these mechanisms are tested as the detectors read before round 23's general status readings
-pytestmark = pytest.mark.usefixtures("before_round23_status")
+pytestmark = pytest.mark.usefixtures("before_round23_status", "before_round30")
 
 
 def fires(item_id: str) -> bool:

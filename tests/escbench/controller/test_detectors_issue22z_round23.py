@@ -14,6 +14,7 @@ from mechanism_helpers import lexicon_entry_test, module_mechanism_test
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
 
+pytestmark = pytest.mark.usefixtures("before_round30")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV21_FILE).items}
 NEVER = regex.compile(r"(?!)")
 ALWAYS = regex.compile(r"")
@@ -97,7 +98,7 @@ LEXICON_ENTRIES = [
         r"(?:miscarriage|delivery|termination|pregnancy\\s+loss)\\b[^.;]{0,30}?\\bconfirmed",
         "zz",
     ),
-    ("dc23_back_on_n1", r"\\s+back\\s+on\\b", r"\\s+zz\\b"),
+    ("dc23_back_on_n1", r"|put|are|were)\\s+back\\s+on\\b", r"|put|are|were)\\s+zz\\b"),
     ("dc23_since_reaction_n1", r"(?:rash|reaction|anaphylaxis|angioedema|episode)", "(?:zz)"),
     ("dc23_stent_date", '"des", "pci", ', ""),
     ("dc23_platelet_count", ', "platelet count", "platelet"]', "]"),

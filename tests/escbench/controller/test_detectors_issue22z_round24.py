@@ -15,7 +15,7 @@ from escbench_inspect.controller.detectors import Lexicon, default_lexicon, dete
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV22_FILE).items}
 # round 25's laboratory readings cover the "same am" item: round 24's mechanisms are tested as read before it
-pytestmark = pytest.mark.usefixtures("before_round25_lab")
+pytestmark = pytest.mark.usefixtures("before_round25_lab", "before_round30")
 NEVER = regex.compile(r"(?!)")
 
 

@@ -14,7 +14,7 @@ from escbench_inspect.controller import detectors, heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV23_FILE).items}
 # these mechanisms are tested as the detectors read before round 27's reading of an absence's object
-pytestmark = pytest.mark.usefixtures("before_round27_object")
+pytestmark = pytest.mark.usefixtures("before_round27_object", "before_round30")
 NEVER = regex.compile(r"(?!)")
 ALWAYS = regex.compile(r"")
 RECOVERED_AFTER_ROUND_24 = regex.compile(
@@ -83,7 +83,7 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
     (
         "dh25_letters_family",
         "high_risk.yaml",
-        r'"re:\\b(?:written|wrote|writing|left)\\s+(?:(?:goodbye',
+        r'"re:\\b(?:written|wrote|writing|left)\\s+(?:an?\\s+)?(?:(?:goodbye',
         None,
     ),
     ("dh25_legs_heavy", "high_risk.yaml", r'"re:\\blegs?\\s+(?:feel', None),

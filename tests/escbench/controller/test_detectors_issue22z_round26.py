@@ -12,6 +12,7 @@ from mechanism_helpers import all_detector_dev_tests, dev_fires, lexicon_entry_t
 
 from escbench_inspect.controller import detectors, heldout
 
+pytestmark = pytest.mark.usefixtures("before_round30")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV24_FILE).items}
 NEVER = regex.compile(r"(?!)")
 # the patterns as they were before round 26
@@ -146,8 +147,8 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
     (
         "dc26_labelling_error_n1",
         "attributes.yaml",
-        r"\\s+(?:a|an)\\s+(?:[\\w-]+\\s+)?(?:mistake",
-        r"\\s+(?:a|an)\\s+(?:mistake",
+        r"\\s+(?:a|an|their|our|his|her|my)\\s+(?:[\\w-]+\\s+)?(?:mistake",
+        r"\\s+(?:a|an|their|our|his|her|my)\\s+(?:mistake",
     ),
     ("dc26_result_amended_n1", "attributes.yaml", r'"re:\\b(?:result|report|entry|record)\\s+(?:was', None),
     (

@@ -6,12 +6,14 @@ flip."""
 
 from __future__ import annotations
 
+import pytest
 import regex
 from mechanism_helpers import all_detector_dev_tests, dev_fires, lexicon_entry_test, module_mechanism_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import default_lexicon
 
+pytestmark = pytest.mark.usefixtures("before_round30")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV26_FILE).items}
 NEVER = regex.compile(r"(?!)")
 # the pattern as it was before round 28
@@ -142,7 +144,9 @@ LEXICON_ENTRIES = [
     (
         "dh28_gone_to_a_place",
         "modifiers.yaml",
-        r'"re:\\bgone\\b(?!\\s+(?:to|out|back|over|into|round|around|past|with|and|missing|up)\\b)"',
+        r'"re:\\bgone\\b(?!\\s+(?:to|out|back|over|into|round|around|past|with|and|missing|up|really|very|so|quite|all|'
+        r"a\\s+bit|puffy|swollen|red|blue|white|grey|gray|pale|numb|weak|floppy|cold|blurry|blurred|dark|black|yellow|"
+        r'worse|funny|weird|strange)\\b)"',
         '"gone"',
     ),
     ("dh28_cleared_up_n1", "modifiers.yaml", r'"re:\\bcleared\\s+(?:right', r'"re:zzq(?:right'),

@@ -62,7 +62,7 @@ SAME_OCCASION_ROUND_16 = regex.compile(
 
 
 # these mechanisms are tested as the detectors read before round 23's general status readings
-pytestmark = pytest.mark.usefixtures("before_round23_status", "before_round24_reaction")
+pytestmark = pytest.mark.usefixtures("before_round23_status", "before_round24_reaction", "before_round30")
 
 
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
@@ -220,7 +220,7 @@ LEXICON_ENTRIES = [
         r'"re:\\bzz\\s+(?:managed|treated',
     ),
     # round 18
-    ("dc18_mtx", "attributes.yaml", "  mtx]", "  zz]"),
+    ("dc18_mtx", "attributes.yaml", "  mtx,\n", "  zz,\n"),
     ("dc18_kardex", "attributes.yaml", '"kardex", "armband",', ""),
     (
         "dc18_given_clock",
@@ -265,7 +265,7 @@ LEXICON_ENTRIES = [
     (
         "dc18_was_mistake_n1",
         "attributes.yaml",
-        r'"re:\\b(?:was|were)\\s+(?:a|an)\\s+(?:[\\w-]+\\s+)?(?:mistake|error)\\b",',
+        r'"re:\\b(?:was|were)\\s+(?:a|an|their|our|his|her|my)\\s+(?:[\\w-]+\\s+)?(?:mistake|error)\\b",',
         "",
     ),
     ("dc18_fine_now_n1", "attributes.yaml", r"(?:fine|ok|okay|sorted)\\s+now", r"(?:zz)\\s+now"),

@@ -54,7 +54,7 @@ ABO_ALONE_ROUND_19 = regex.compile(detectors._ABO_ALONE.pattern.replace(detector
 
 
 # these mechanisms are tested as the detectors read before round 23's general status readings
-pytestmark = pytest.mark.usefixtures("before_round23_status", "before_round25_lab")
+pytestmark = pytest.mark.usefixtures("before_round23_status", "before_round25_lab", "before_round30")
 
 
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
