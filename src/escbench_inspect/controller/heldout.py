@@ -152,7 +152,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   round 29 was; run once on round 29 (2-P).
 - blind half 40 (``detector_heldout_blind40.yaml``, split ``blind40``, ids ``zuh_``/``zuc_``/``zum_``, issue
   22z): as the thirty-ninth (``docs/blind_halves/author_spec_v40.md``, six authors, each file checked by a
-  blind reviewer); frozen after round 29 (2-P) was committed and before round 30 was.
+  blind reviewer); frozen after round 29 (2-P) was committed and before round 30 was; run once on round 30
+  (2-Q).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

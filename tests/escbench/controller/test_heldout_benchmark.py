@@ -196,8 +196,12 @@ FLOORS = {
     "blind38": {"conflict": (0.90, 0.04), "missing": (1.00, 0.00), "high_risk": (0.98, 0.04)},
     # blind v39 (as v38, M reviewed only after its run, no edit; frozen after 2-O and before round 29 was
     # committed): its one untouched run on round 29 (2-P), C 98/110 / 3/55, M 45/50 / 2/32, H 64/70 / 11/84
-    # (2-O: C 97/110)
-    "blind39": {"conflict": (0.89, 0.06), "missing": (0.90, 0.07), "high_risk": (0.91, 0.14)},
+    # (2-O: C 97/110); since read for round 30: C 108/110 / 0/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind39": {"conflict": (0.98, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v40 (as v38, all three files reviewed; frozen after 2-P and before round 30 was committed): its
+    # one untouched run on round 30 (2-Q), C 96/110 / 4/55, M 47/50 / 0/32, H 63/70 / 7/84 (2-P: C 95/110,
+    # M 46/50)
+    "blind40": {"conflict": (0.87, 0.08), "missing": (0.94, 0.00), "high_risk": (0.90, 0.09)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
