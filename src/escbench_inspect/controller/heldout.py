@@ -154,6 +154,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the thirty-ninth (``docs/blind_halves/author_spec_v40.md``, six authors, each file checked by a
   blind reviewer); frozen after round 29 (2-P) was committed and before round 30 was; run once on round 30
   (2-Q).
+- blind half 41 (``detector_heldout_blind41.yaml``, split ``blind41``, ids ``zvh_``/``zvc_``/``zvm_``, issue
+  22z): as the fortieth (``docs/blind_halves/author_spec_v41.md``, six authors, each file checked by a blind
+  reviewer); frozen after round 30 (2-Q) was committed and before round 31 was.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -307,7 +310,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   born early and needed care, not back to baseline, a streak on the paper, pain and bleeding in early
   pregnancy).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind40|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind41|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -399,6 +402,7 @@ BLIND37_FILE = HERE / "detector_heldout_blind37.yaml"
 BLIND38_FILE = HERE / "detector_heldout_blind38.yaml"
 BLIND39_FILE = HERE / "detector_heldout_blind39.yaml"
 BLIND40_FILE = HERE / "detector_heldout_blind40.yaml"
+BLIND41_FILE = HERE / "detector_heldout_blind41.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -442,6 +446,7 @@ Half = Literal[
     "blind38",
     "blind39",
     "blind40",
+    "blind41",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -487,6 +492,7 @@ SPLIT_PREFIX = {
     "blind38": "zs",
     "blind39": "zt",
     "blind40": "zu",
+    "blind41": "zv",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -531,6 +537,7 @@ HALF_TITLES = {
     "blind38": "blind half 38 (all three detectors)",
     "blind39": "blind half 39 (all three detectors)",
     "blind40": "blind half 40 (all three detectors)",
+    "blind41": "blind half 41 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))
