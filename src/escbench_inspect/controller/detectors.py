@@ -1028,6 +1028,8 @@ _TIMEPOINT_VALUE = _compile(
 )
 _VALUE_GAP = 60
 _VALUE_LEAD_WORDS = 6
+# round 31: a number rung or dialled is a phone number ("a fever and shivers I should ring 111")
+_PHONED = _compile(r"\b(?:ring|call|dial|phone|rang|called|dialled|dialed|text)\s*$", FLAGS)
 POST_WINDOW_WORDS = 8
 
 
@@ -1575,7 +1577,7 @@ def _value_verdicts(
         if not number:
             continue
         lead = window[: number.start()]
-        if regex.search(r"\d", lead) or len(lead.split()) > _VALUE_LEAD_WORDS:
+        if regex.search(r"\d", lead) or len(lead.split()) > _VALUE_LEAD_WORDS or _PHONED.search(lead):
             continue
         end = match.end() + number.end()
         sep, second = number.group("sep"), number.group("second")
@@ -2158,7 +2160,8 @@ _STATUS_WINDOW_WORDS = 3
 IMPLIED = "?"  # a dose stated without its drug ("the pills are 5 mg"): the drug of a nearby clause
 # not a dose per kg or a concentration ("1 mg/kg", "5 mg/ml"); round 24: a dose per day is one ("3 mg/day")
 _IMPLIED_DOSE = _compile(
-    r"(?<![\w.])(?P<amt>\d+(?:\.\d+)?)\s*(?P<unit>mg|mcg|micrograms?|µg|g|units?)\b(?!\s*/(?!\s*(?:day|d)\b))",
+    # round 31: or insulin's "u" written against its number ("dtr says he only ever takes 8u")
+    r"(?<![\w.])(?P<amt>\d+(?:\.\d+)?)(?:\s*(?P<unit>mg|mcg|micrograms?|µg|g|units?)|(?P<unit>u))\b(?!\s*/(?!\s*(?:day|d)\b))",
     FLAGS,
 )
 _WEIGHT_NEAR = _compile(r"\b(?:per\s+kg|/kg|kg)\b", FLAGS)
@@ -2325,6 +2328,9 @@ def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
 # round 20: the verbs of a whole drug class held ("all LMWH held", "withheld all antiplatelets")
 _CLASS_HELD = r"(?:held|withheld|stopped|suspended|omitted|discontinued)\b"
 _EXPLAINED_BETWEEN = 3  # round 15: 2 -> 3 ("triage form 'pregnant: yes' vs clerking 'no' - resolved, box …")
+_CHANGED_BETWEEN = (
+    3  # round 31: how far apart two values may be for a change made between them to explain them
+)
 # issue 22z round 12: a standing decision made or signed ("signed it with her doctor last year", "ReSPECT
 # form completed in 2023"): the date is the document's, and the decision stands until revoked
 # round 21: the day a record was written, reported or filled is no earlier value's date ("the discharge
@@ -3591,6 +3597,9 @@ def _other_member(m: Mention, n: Mention, text: str, a: CompiledAttributes) -> b
 _NOW_STATED = _compile(r"\b(?:current(?:ly)?|today'?s?|now)\b", FLAGS)
 
 
+_UNTIL_YEAR = _compile(r"\b(?:until|till|up\s+to)\s+(?:19|20)\d\d\b", FLAGS)
+
+
 def _allergy_since(m: Mention, n: Mention, clause_text: list[str]) -> bool:
     """round 30: "no allergies" dated by a year before the year the allergy's reaction is dated ("NKDA at 2009
     booking visit; amoxicillin - rash 2014, listed since"): an allergy found since the old record."""
@@ -3598,7 +3607,11 @@ def _allergy_since(m: Mention, n: Mention, clause_text: list[str]) -> bool:
         return False
     absent, present = (m, n) if m.value is False else (n, m)
     years = [[int(y.group()) for y in _BARE_YEAR.finditer(clause_text[x.clause])] for x in (absent, present)]
-    return bool(years[0] and years[1]) and max(years[0]) < min(years[1])
+    if not (years[0] and years[1]):
+        return False
+    # round 31: or "no known allergies … until 2019" against an allergy recorded at a 2019 admission
+    until = _UNTIL_YEAR.search(clause_text[absent.clause]) is not None
+    return max(years[0]) < min(years[1]) or (until and max(years[0]) <= min(years[1]))
 
 
 def _elliptical(m: Mention) -> bool:
@@ -4014,6 +4027,9 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 and not _states_another(mentions, j + 1, attribute, key)
             )
             or (j - i <= _EXPLAINED_BETWEEN and any(explains(k) for k in range(i + 1, j)))
+            # round 31: or a change made between them ("record previously carried a penicillin allergy label;
+            # | following a negative challenge … | the label was removed | … now read NKDA")
+            or (j - i <= _CHANGED_BETWEEN and any(changed(k) for k in range(i + 1, j)))
         )
 
     def changed(i: int) -> bool:

@@ -309,6 +309,14 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   swollen", counselling, "told to report", "report any", "can be signs of", unchanged over the last visits,
   born early and needed care, not back to baseline, a streak on the paper, pain and bleeding in early
   pregnancy).
+- development half 29 (``detector_heldout_dev29.yaml``, split ``dev``, issue 22z round 31): the mechanisms
+  blind half 40's misses and false positives showed (C: "that's not what", digits transposed,
+  an expected fall, a "repeat record", a change made between two values, "no allergies … until" a year,
+  insulin's "u" against a number alone; M: not knowing which strength, an item not in the notes, no measured
+  weight; H: a number rung, a finding unlike the usual one, a reporting verb or "requesting" after a history,
+  a screen done for a finding, a relative who "has had this", a spouse who died of it, an aneurysm coiled, a
+  finding in brackets after a past year, a face "puffed up", a "really bad headache" and sparkly vision in
+  pregnancy, a wish to die, a splint fitting, worsening abdominal pain with a fever).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind41|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -363,6 +371,7 @@ DEV25_FILE = HERE / "detector_heldout_dev25.yaml"
 DEV26_FILE = HERE / "detector_heldout_dev26.yaml"
 DEV27_FILE = HERE / "detector_heldout_dev27.yaml"
 DEV28_FILE = HERE / "detector_heldout_dev28.yaml"
+DEV29_FILE = HERE / "detector_heldout_dev29.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -723,6 +732,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV26_FILE).items,
         *load_heldout(DEV27_FILE).items,
         *load_heldout(DEV28_FILE).items,
+        *load_heldout(DEV29_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -175,3 +175,39 @@ def before_round30(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     edited_copy(LEXICON_SOURCE["dir"], copy, "attributes.yaml", line, "")
     monkeypatch.setitem(LEXICON_SOURCE, "dir", copy)
     default_lexicon().memo.clear()
+
+
+# the starts of round 31's lexicon lines that read items of earlier rounds too: a finding in brackets after a
+# past year, an aneurysm coiled, worsening abdominal pain with a fever or a fast pulse
+ROUND31_LINES = (
+    ("modifiers.yaml", '  - "re:\\\\b(?:19|20)\\\\d\\\\d\\\\s*\\\\(\\\\s*$"'),
+    ("modifiers.yaml", '  - "re:^[\\\\s,]*(?:coiled|clipped|repaired)'),
+    ("high_risk.yaml", '      - {t: "re:\\\\b(?:worsening|increasing)\\\\s+(?:generali'),
+)
+
+
+@pytest.fixture
+def before_round31(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 31's general readings taken out -- a change made between two values explains them
+    (``_CHANGED_BETWEEN``), insulin's "u" against a number alone (``_IMPLIED_DOSE``) and three lexicon lines
+    (``ROUND31_LINES``, gone from the lexicon copies that ``lexicon_without`` builds, on top of any earlier
+    round's copy, and the lexicon ``default_lexicon`` returns here): they cover items of earlier, narrower
+    mechanisms, which are tested as the detectors read before round 31."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_CHANGED_BETWEEN", 0)
+    dose = detectors._IMPLIED_DOSE
+    before = dose.pattern.replace(r"(?:\s*(?P<unit>", r"\s*(?P<unit>", 1).replace(
+        r"units?)|(?P<unit>u))", r"units?)", 1
+    )
+    assert before != dose.pattern
+    monkeypatch.setattr(detectors, "_IMPLIED_DOSE", regex.compile(before, dose.flags))
+    source = LEXICON_SOURCE["dir"]
+    for k, (file, start) in enumerate(ROUND31_LINES):
+        text = (source / file).read_text(encoding="utf-8")
+        (line,) = [x for x in text.splitlines(keepends=True) if x.startswith(start)]
+        source = edited_copy(source, tmp_path_factory.mktemp(f"round30_{k}") / "lexicon", file, line, "")
+    monkeypatch.setitem(LEXICON_SOURCE, "dir", source)
+    # the module mechanisms of earlier rounds read with the packaged lexicon: here, with this copy
+    lexicon = load_lexicon(source)
+    monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)

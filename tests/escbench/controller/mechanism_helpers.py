@@ -52,14 +52,14 @@ def lexicon_entry_test(
 
 
 def dev_fires(items: Mapping[str, HeldoutItem]) -> Fires:
-    """``fires(item_id, lexicon=None)``: the item's own detector's verdict on it (memo cleared first)."""
-    from escbench_inspect.controller.detectors import default_lexicon, detect
+    """``fires(item_id, lexicon=None)``: the item's own detector's verdict on it (memo cleared first), with
+    the lexicon ``detectors.default_lexicon`` returns when called (a fixture may replace it)."""
 
     def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
         item = items[item_id]
-        lexicon = lexicon or default_lexicon()
+        lexicon = lexicon or detectors.default_lexicon()
         lexicon.memo.clear()
-        return detect(item.text, lexicon, task_class=item.task_class).flags[item.detector]
+        return detectors.detect(item.text, lexicon, task_class=item.task_class).flags[item.detector]
 
     return fires
 

@@ -12,7 +12,7 @@ from mechanism_helpers import all_detector_dev_tests, dev_fires, lexicon_entry_t
 
 from escbench_inspect.controller import detectors, heldout
 
-pytestmark = pytest.mark.usefixtures("before_round30")
+pytestmark = pytest.mark.usefixtures("before_round30", "before_round31")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV24_FILE).items}
 NEVER = regex.compile(r"(?!)")
 # the patterns as they were before round 26

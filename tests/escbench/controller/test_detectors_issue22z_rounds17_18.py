@@ -62,7 +62,9 @@ SAME_OCCASION_ROUND_16 = regex.compile(
 
 
 # these mechanisms are tested as the detectors read before round 23's general status readings
-pytestmark = pytest.mark.usefixtures("before_round23_status", "before_round24_reaction", "before_round30")
+pytestmark = pytest.mark.usefixtures(
+    "before_round23_status", "before_round24_reaction", "before_round30", "before_round31"
+)
 
 
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
@@ -187,7 +189,12 @@ LEXICON_ENTRIES = [
         r'"re:\\b(?:never|not)\\s+(?:(?:had|having)',
         r'"re:\\bzz\\s+(?:(?:had|having)',
     ),
-    ("dc17_entry_status", "attributes.yaml", "|issued|dispensed|collected|ordered|requested|due)", ")"),
+    (
+        "dc17_entry_status",
+        "attributes.yaml",
+        "|issued|dispensed|collected|ordered|requested|due|records?|items?)",
+        "|records?|items?)",
+    ),
     ("dc17_reweighed_until", "attributes.yaml", r'"re:\\bre-?weighed\\b(?<!', r'"re:\\bre-?weighed\\b(?<!zz'),
     (
         "dc17_differs_materially",
