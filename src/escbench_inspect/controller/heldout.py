@@ -156,7 +156,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   (2-Q).
 - blind half 41 (``detector_heldout_blind41.yaml``, split ``blind41``, ids ``zvh_``/``zvc_``/``zvm_``, issue
   22z): as the fortieth (``docs/blind_halves/author_spec_v41.md``, six authors, each file checked by a blind
-  reviewer); frozen after round 30 (2-Q) was committed and before round 31 was.
+  reviewer); frozen after round 30 (2-Q) was committed and before round 31 was; run once on round 31 (2-R).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
