@@ -139,8 +139,20 @@ def before_round29_record(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pyt
     default_lexicon().memo.clear()
 
 
+def copy_without_lines(
+    source: Path, lines: tuple[tuple[str, str], ...], factory: pytest.TempPathFactory, name: str
+) -> Path:
+    """A copy of the lexicon folder ``source`` without the lines ``(file, start)`` name: each the one line of
+    its file that starts so (it must be exactly one); returns the copy."""
+    for k, (file, start) in enumerate(lines):
+        text = (source / file).read_text(encoding="utf-8")
+        (line,) = [x for x in text.splitlines(keepends=True) if x.startswith(start)]
+        source = edited_copy(source, factory.mktemp(f"{name}_{k}") / "lexicon", file, line, "")
+    return source
+
+
 # the start of round 30's lexicon line of a source that has the patient not on a drug ("says she isnt on it")
-ROUND30_NOT_ON = "  \"re:\\\\b(?:isn'?t|isnt|is\\\\s+not|aren'?t|arent|are\\\\s+not|"
+ROUND30_LINES = (("attributes.yaml", "  \"re:\\\\b(?:isn'?t|isnt|is\\\\s+not|aren'?t|arent|are\\\\s+not|"),)
 
 
 @pytest.fixture
@@ -165,14 +177,7 @@ def before_round30(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     before = repeat.pattern.replace(r"\b(?:'s)?|-+>", r"\b|-+>", 1)
     assert before != repeat.pattern
     monkeypatch.setattr(detectors, "_REPEAT_VALUE", regex.compile(before, repeat.flags))
-    source = LEXICON_SOURCE["dir"] / "attributes.yaml"
-    (line,) = [
-        x
-        for x in source.read_text(encoding="utf-8").splitlines(keepends=True)
-        if x.startswith(ROUND30_NOT_ON)
-    ]
-    copy = tmp_path_factory.mktemp("round29") / "lexicon"
-    edited_copy(LEXICON_SOURCE["dir"], copy, "attributes.yaml", line, "")
+    copy = copy_without_lines(LEXICON_SOURCE["dir"], ROUND30_LINES, tmp_path_factory, "round29")
     monkeypatch.setitem(LEXICON_SOURCE, "dir", copy)
     default_lexicon().memo.clear()
 
@@ -202,11 +207,7 @@ def before_round31(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     )
     assert before != dose.pattern
     monkeypatch.setattr(detectors, "_IMPLIED_DOSE", regex.compile(before, dose.flags))
-    source = LEXICON_SOURCE["dir"]
-    for k, (file, start) in enumerate(ROUND31_LINES):
-        text = (source / file).read_text(encoding="utf-8")
-        (line,) = [x for x in text.splitlines(keepends=True) if x.startswith(start)]
-        source = edited_copy(source, tmp_path_factory.mktemp(f"round30_{k}") / "lexicon", file, line, "")
+    source = copy_without_lines(LEXICON_SOURCE["dir"], ROUND31_LINES, tmp_path_factory, "round30")
     monkeypatch.setitem(LEXICON_SOURCE, "dir", source)
     # the module mechanisms of earlier rounds read with the packaged lexicon: here, with this copy
     lexicon = load_lexicon(source)
