@@ -1360,10 +1360,9 @@ def _missing_reason(
         return "immaterial item"
     if _SELF_NEGATED.search(text, max(0, start - 20), end):
         return "negated"
+    # round 30: "not patient-reported" names the source; "no other indication" is a negative
     if _NOT_THAT_SOURCE.match(text, start, end) or _NO_OTHER.match(text, start, end):
-        return (
-            "negated"  # round 30: "not patient-reported" names the source; "no other indication" a negative
-        )
+        return "negated"
     if text[start : start + 3].lower() == "no " and _NONE_OUTSTANDING_AFTER.match(text, end):
         return "negated"
     if text[start:end].lower().endswith("weight") and _WEIGHT_FINDING_AFTER.match(text, end):
@@ -2069,6 +2068,20 @@ _DOSE_TAIL = _compile(
     FLAGS,
 )
 _UNIT_NAMES = {"u": "unit", "iu": "unit"}  # round 30: "18u", "18 IU" and "18 units" are one amount
+
+
+def _dose_value(clause: str, match: regex.Match) -> tuple[float, str, str | None]:
+    """A dose's (amount, unit, frequency) from a match with groups ``amt`` and ``unit`` (a drug's tail or a
+    dose stated alone): masses in mg, "u"/"IU"/"units" as one unit, a tablet count multiplied in."""
+    raw = match.group("unit").lower()
+    unit = "mcg" if raw == "mcg" else raw.rstrip("s")
+    unit = _UNIT_NAMES.get(unit, unit)
+    amount = float(match.group("amt")) * _tablet_multiplier(clause, match.start("amt"), match.end())
+    if unit in _UNITS_MG:
+        amount, unit = amount * _UNITS_MG[unit], "mg"
+    return round(amount, 6), unit, _frequency(clause[match.end() : match.end() + 40])
+
+
 _FREQUENCIES: tuple[tuple[str, str], ...] = (
     (r"(?:once\s+)?weekly|once\s+a\s+week|every\s+week", "weekly"),
     (r"twice\s+(?:daily|a\s+day)|b\.?i\.?d\b|bd\b", "bid"),
@@ -2328,9 +2341,8 @@ def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
 # round 20: the verbs of a whole drug class held ("all LMWH held", "withheld all antiplatelets")
 _CLASS_HELD = r"(?:held|withheld|stopped|suspended|omitted|discontinued)\b"
 _EXPLAINED_BETWEEN = 3  # round 15: 2 -> 3 ("triage form 'pregnant: yes' vs clerking 'no' - resolved, box …")
-_CHANGED_BETWEEN = (
-    3  # round 31: how far apart two values may be for a change made between them to explain them
-)
+# round 31: how far apart two values may be for a change made between them to explain them
+_CHANGED_BETWEEN = 3
 # issue 22z round 12: a standing decision made or signed ("signed it with her doctor last year", "ReSPECT
 # form completed in 2023"): the date is the document's, and the decision stands until revoked
 # round 21: the day a record was written, reported or filled is no earlier value's date ("the discharge
@@ -2955,14 +2967,7 @@ def _mentions(
         if not tail:
             continue
         dosed.append((drug.start(), tail.end()))
-        unit = tail.group("unit").lower().rstrip("s") if tail.group("unit").lower() != "mcg" else "mcg"
-        unit = _UNIT_NAMES.get(unit, unit)
-        amount = float(tail.group("amt")) * _tablet_multiplier(clause, tail.start("amt"), tail.end())
-        if unit in _UNITS_MG:
-            amount, unit = amount * _UNITS_MG[unit], "mg"
-        frequency = _frequency(clause[tail.end() : tail.end() + 40])
-        value = (round(amount, 6), unit, frequency)
-        add("dose", _drug_key(drug.group("drug")), value, drug.start(), tail.end())
+        add("dose", _drug_key(drug.group("drug")), _dose_value(clause, tail), drug.start(), tail.end())
     for drug in drugs:  # issue 22y: a drug named alone, the referent of "stopped it"
         if not any(s <= drug.start() < e for s, e in dosed):
             add("drug", _drug_key(drug.group("drug")), None, drug.start(), drug.end())
@@ -2973,13 +2978,7 @@ def _mentions(
         # per kg (round 21: "ED prescribing sheet 1mg/kg = 80mg SC BD")
         if _WEIGHT_NEAR.search(clause) and not _WORKED_OUT.search(clause, 0, amount.start()):
             continue
-        unit = amount.group("unit").lower().rstrip("s") if amount.group("unit").lower() != "mcg" else "mcg"
-        unit = _UNIT_NAMES.get(unit, unit)
-        value = float(amount.group("amt")) * _tablet_multiplier(clause, amount.start(), amount.end())
-        if unit in _UNITS_MG:
-            value, unit = value * _UNITS_MG[unit], "mg"
-        frequency = _frequency(clause[amount.end() : amount.end() + 40])
-        add("dose", IMPLIED, (round(value, 6), unit, frequency), amount.start(), amount.end())
+        add("dose", IMPLIED, _dose_value(clause, amount), amount.start(), amount.end())
     if medicine_word and not drugs and not _IMPLIED_DOSE.search(clause):
         for amount in _BARE_DOSE.finditer(clause):  # its unit that of the neighbouring clause's dose
             frequency = _frequency(clause[amount.end() : amount.end() + 40])
