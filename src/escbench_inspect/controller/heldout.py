@@ -157,6 +157,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 41 (``detector_heldout_blind41.yaml``, split ``blind41``, ids ``zvh_``/``zvc_``/``zvm_``, issue
   22z): as the fortieth (``docs/blind_halves/author_spec_v41.md``, six authors, each file checked by a blind
   reviewer); frozen after round 30 (2-Q) was committed and before round 31 was; run once on round 31 (2-R).
+- blind half 42 (``detector_heldout_blind42.yaml``, split ``blind42``, ids ``zwh_``/``zwc_``/``zwm_``, issue
+  22z): as the forty-first (``docs/blind_halves/author_spec_v42.md``, six authors, each file checked by a blind
+  reviewer); frozen after round 31 (2-R) was committed and before round 32 was.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -318,7 +321,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   finding in brackets after a past year, a face "puffed up", a "really bad headache" and sparkly vision in
   pregnancy, a wish to die, a splint fitting, worsening abdominal pain with a fever).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind41|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind42|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -412,6 +415,7 @@ BLIND38_FILE = HERE / "detector_heldout_blind38.yaml"
 BLIND39_FILE = HERE / "detector_heldout_blind39.yaml"
 BLIND40_FILE = HERE / "detector_heldout_blind40.yaml"
 BLIND41_FILE = HERE / "detector_heldout_blind41.yaml"
+BLIND42_FILE = HERE / "detector_heldout_blind42.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -456,6 +460,7 @@ Half = Literal[
     "blind39",
     "blind40",
     "blind41",
+    "blind42",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -502,6 +507,7 @@ SPLIT_PREFIX = {
     "blind39": "zt",
     "blind40": "zu",
     "blind41": "zv",
+    "blind42": "zw",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -547,6 +553,7 @@ HALF_TITLES = {
     "blind39": "blind half 39 (all three detectors)",
     "blind40": "blind half 40 (all three detectors)",
     "blind41": "blind half 41 (all three detectors)",
+    "blind42": "blind half 42 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))
