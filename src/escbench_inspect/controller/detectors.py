@@ -1013,6 +1013,8 @@ _SENTENCE_END = _compile(
     # "poss." ("pt denies any poss. of pregnancy")
     r"(?:(?<!\d)\.(?!\d)|\.(?=\s))(?<!\b(?i:hospital|nhs|chi|tel|phone|ref|case|mrn|bed|room)\s+(?i:no)\.)"
     r"(?<!\b(?i:est|approx|appx|poss)\.)"
+    # round 32: nor a title before a name ("Outside labs from Dr. Patel's office dated 6/3 list a TSH of …")
+    r"(?<!\b(?i:dr|mr|mrs|ms|prof)\.)"
     r"|[!?;]|\n\s*\n|\n(?=[ \t]*(?:[A-Z0-9\-•*\[(\"]|$))"
 )
 _NUMBER = _compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?P<sep>/|-|–|to)\s*(?P<second>\d+(?:\.\d+)?))?")
@@ -1099,6 +1101,8 @@ _RECOVERED_AFTER = _compile(
     # round 25: "today he's back to himself running around"
     r"|\bback\s+to\s+(?:himself|herself|themselves|myself)\b"
     r"|\b(?:fully|completely)\s+recovered\b|\brecovered\s+(?:fully|completely)\b"
+    # round 32: "cauda equina decompression 2016 with full recovery"
+    r"|\b(?:with|made)\s+(?:a\s+)?(?:full|complete)\s+recovery\b"
     # issue 22v: "it has totally gone now", "has been completely fine since"
     r"|\b(?:totally|completely|fully|entirely)\s+(?:gone|settled|resolved)\b"
     r"|\b(?:been|was|is|are|were)\s+(?:completely|totally|perfectly|absolutely)\s+(?:fine|well)\s+"
@@ -1551,7 +1555,20 @@ def _value_hits(
     for start, end, reason in hits:
         if reason is None and _FIRST_VALUE.match(text, end) and any(later > end for later in within):
             reason = "superseded by a later value"
+        if reason is None and _IN_PAST_BRACKET.search(text, max(0, start - _PAST_BRACKET_REACH), start):
+            reason = "historical"
         yield start, end, reason
+
+
+# round 32: a number that is the hour of a clock time ("… sprayed into R eye at 14:10")
+_CLOCK_NOT_A_VALUE = _compile(r"[:.h]\d{2}\b(?!\.\d)|\s*(?:am|pm)\b", FLAGS)
+# round 32: a value in the brackets of a past event, one dated by its year or named as history ("h/o DKA 2019
+# (pH 7.05, ketones 6.2). today BM 8.2 mmol/L"): that event's value, not today's
+_IN_PAST_BRACKET = _compile(
+    r"(?:\b(?:19|20)\d\d|\b(?:h/o|hx\s+of|history\s+of|previous|prior)\s+[\w-]+(?:\s+[\w-]+){0,2})\s*\([^()\n]*$",
+    FLAGS,
+)
+_PAST_BRACKET_REACH = 120
 
 
 # round 30: a value marked as the presenting one
@@ -1578,6 +1595,8 @@ def _value_verdicts(
         lead = window[: number.start()]
         if regex.search(r"\d", lead) or len(lead.split()) > _VALUE_LEAD_WORDS or _PHONED.search(lead):
             continue
+        if _CLOCK_NOT_A_VALUE.match(window, number.end()):
+            continue  # round 32: a clock time ("Sodium valproate 500 mg given at 08:00") is no measured value
         end = match.end() + number.end()
         sep, second = number.group("sep"), number.group("second")
         series = None
@@ -1632,7 +1651,9 @@ _REPEAT_VALUE = _compile(
     # round 27: or after an arrow ("K+ 6.4 yest -> 4.8 this am"), up to four words between ("repeat fresh
     # venous sample K+ 4.3")
     # round 30: or today's ("today's potassium is 4.6 mmol/L")
-    r"(?:\b(?:repeat|repeated|rpt|recheck|rechecked|re-check|now|today|currently|latest)\b(?:'s)?|-+>|→)"
+    # round 32: or a sample drawn again ("Redrawn sample K+ 4.3 mmol/L")
+    r"(?:\b(?:repeat|repeated|rpt|recheck|rechecked|re-check|now|today|currently|latest|redrawn|redraw|re-drawn)\b"
+    r"(?:'s)?|-+>|→)"
     r"(?:\s+[A-Za-z+\-]+){0,4}[\s:=]*"
     r"(?P<v>\d+(?:\.\d+)?)(?!\s*(?:/|am|pm|h\b|hrs?\b|hours?|days?|:))",
     FLAGS,
@@ -1950,7 +1971,12 @@ _CLOCK = _compile(
 )
 # the clause states a time without its event ("care home notes put it at 09:30")
 _TIME_STATED = _compile(
-    r"\b(?:put|puts|putting|has|had|says?|said|records?|recorded)\s+it\s+(?:at|as)\s*$", FLAGS
+    r"\b(?:put|puts|putting|has|had|says?|said|records?|recorded)\s+it\s+(?:at|as)\s*$"
+    # round 32: or a dose or infusion that "started at" a time ("MAR records the dose given at 14:00, infusion
+    # pump log shows it started at 16:30")
+    r"|\b(?:it|dose|infusion|injection|bag|drip)\s+(?:was\s+)?(?:started|given|hung|administered|ran|went\s+up)"
+    r"\s+at\s*$",
+    FLAGS,
 )
 CLOCK_TOLERANCE_MINUTES = 60
 # issue 22y: a document's making ("forecast auto-generated 2026-08-25"), unlike an operation note
@@ -2000,7 +2026,9 @@ _REPORTED_VALUE = _compile(
     r"|documents|documented|lists|listed|has"  # round 21: "the transfer note documents 90 ng/L"
     # round 22: the second of "reported as 1.1 mg/dL by the outside laboratory and as 212 µmol/L"
     r"|(?<=^\s*)as"
-    r"|told\s+(?:us|me|them|him|her|the\s+\w+))"  # round 18: "ED told us 118 on the gas"
+    r"|told\s+(?:us|me|them|him|her|the\s+\w+)"  # round 18: "ED told us 118 on the gas"
+    # round 32: or telephoned ("Na 118 in EPR, lab phoned through 128 on same sample")
+    r"|(?:phoned|called|rang|telephoned)\s+(?:through|in|back|us|me|the\s+ward))"
     r"\s*:?\s*$"
     # issue 22z: a result named as a value ("the app shows tuesday's result as 4.1")
     r"|\b(?:result|level|reading|value)s?\s+(?:as|at)\s*$"
@@ -2141,7 +2169,10 @@ _KG_PER = {"lb": 0.45359237, "pound": 0.45359237, "stone": 6.35029318, "st": 6.3
 # round 23: " and " before a second value with its unit and where it was found ("112 kg in the referral letter
 # and 84 kg on the clinic scales today")
 _AND_VALUE_SOURCE = (
-    r"|\s+and\s+(?=(?:as\s+)?\d+(?:\.\d+)?\s*(?:kg|lbs?|mg|mcg|micrograms?|g|units?|mmol/l|g/l|mg/dl|ml)\s+"
+    # round 32: or a numeric date ("Date of birth is given as 03/07/1962 on your referral and 03/07/1961 on
+    # our hospital system")
+    r"|\s+and\s+(?=(?:as\s+)?(?:\d+(?:\.\d+)?\s*(?:kg|lbs?|mg|mcg|micrograms?|g|units?|mmol/l|g/l|mg/dl|ml)"
+    r"|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})\s+"
     r"(?:on|in|per|from|by|at)\s+(?:the\s+|her\s+|his\s+|their\s+|our\s+)?[\w'-]+)"
 )
 _CLAUSE_SPLIT = _compile(
@@ -2153,8 +2184,9 @@ _CLAUSE_SPLIT = _compile(
     + _AND_VALUE_SOURCE
     # round 17: or " and " before a second source's statement ("… says O negative and the form they gave us
     # today says O positive"), not two sources of one statement ("the list and the pt both say") nor one that
-    # agrees ("… and our allergy list also says")
-    + r"|\s+and\s+(?=(?:the|her|his|my|our|their|your)\s+(?:(?!both\b|and\b|also\b|too\b)[\w'-]+\s+){1,5}?"
+    # agrees ("… and our allergy list also says"); round 32: the source may carry where it is from ("… said
+    # 4.6 and the hospital lab from the same visit says 2.4")
+    + r"|\s+and\s+(?=(?:the|her|his|my|our|their|your)\s+(?:(?!both\b|and\b|also\b|too\b)[\w'-]+\s+){1,7}?"
     r"(?:says|said|states|stated|shows|showed|reads"
     # round 19: or another verb a record states with ("… lists her as AB positive and our lab has just grouped
     # her as A positive"), not a passive one ("and the left eye is listed for August")
@@ -2211,6 +2243,8 @@ _ALLERGY_AFTER = _compile(
 _NOT_RIGHT_BEFORE = _compile(r"\bnot\s+$", FLAGS)
 _NO_BEFORE = _compile(r"\bno\s+(?:known\s+)?$", FLAGS)
 _ONLY_AFTER = _compile(r"\s+(?:allergy\s+)?only\b", FLAGS)  # round 14: "lists penicillin allergy only"
+# round 32: or "only" before it ("hospital allergy record lists only penicillin (nausea)")
+_ONLY_BEFORE = _compile(r"\b(?:lists|shows|has|records|documents|says|reads)\s+only\s+$", FLAGS)
 # issue 22z round 13: a question's auxiliary opening the part of the clause a change cue is in ("the letter
 # says 58 kg but i was 49, does that change my dose"); not "has"/"have", which state a change made
 _ASKED_BEFORE = _compile(
@@ -2230,6 +2264,12 @@ _SECONDS_A_SOURCE = _compile(
 # from the hospital says stopped", "psych clinic letter says continue")
 _SAYS_RIGHT_BEFORE = _compile(
     r"\b(?:says?|said|states?|stated|reads?|shows?|documents?|records?|marked|has\s+it(?:\s+as)?)\s+$", FLAGS
+)
+# round 32: a record's entry of a status, with whatever follows ("recorded as 'not taking' on the ED admission
+# med-rec")
+_RECORDED_AS = _compile(
+    r"\b(?:recorded|listed|documented|marked|coded|entered|charted|flagged)\s+as\s+(?:(?:not|no\s+longer|never)\s+)?$",
+    FLAGS,
 )
 # issue 22z round 12: an allergen named as the one instead of another source's ("husband says it's actually
 # clarithromycin she reacted to", "the reaction was to ibuprofen", "it's aspirin he reacts to")
@@ -2585,7 +2625,9 @@ def _class_absent(names: str) -> regex.Pattern:
         # round 16: or never started ("never been started on bone protection")
         r"\b(?:(?:not\s+on|no|never\s+on|not\s+taking|not\s+prescribed|(?:taking|on|receiving)\s+no"
         r"|never\s+(?:been\s+)?(?:started|put)\s+on"
-        r"|(?:has|have|had)(?:n'?t|\s+not)\s+(?:had|taken|been\s+(?:given|on)|received))"
+        r"|(?:has|have|had)(?:n'?t|\s+not)\s+(?:had|taken|been\s+(?:given|on)|received)"
+        # round 32: or does not take any ("the care home med sheet says she doesnt take any steroids")
+        r"|(?:does|do|did)(?:n'?t|nt|\s+not)\s+(?:take|use|have|get))"
         rf"\s+(?:any\s+|an?\s+)?(?:{names})"
         # round 20: or the whole class held ("all LMWH held from last night ahead of epidural")
         rf"|all\s+(?:{names})\s+{_CLASS_HELD}|{_CLASS_HELD}\s+all\s+(?:{names}))",
@@ -2916,7 +2958,10 @@ def _sign(word: str) -> str:
 _EMPTY_ENTRY = _compile(
     r"\s*(?P<value>nil(?:\s+known)?|none(?:\s+known)?|nkda|nka)\s*(?:\(\s*)?(?:per|from|on|in|by)\s", FLAGS
 )
-_EMPTY_FIELD = _compile(r"[:\-–]\s*(?P<value>nil(?:\s+known)?|none(?:\s+known)?|nkda|nka)\s*$", FLAGS)
+# round 32: or "none recorded" ("Allergies per GP summary: none recorded")
+_EMPTY_FIELD = _compile(
+    r"[:\-–]\s*(?P<value>(?:nil|none)(?:\s+(?:known|recorded|documented|listed|noted))?|nkda|nka)\s*$", FLAGS
+)
 _HALF_BEFORE = _compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
 # issue 22w: the count after the strength ("amlodipine 10mg tablets, half a tablet daily")
 _HALF_AFTER = _compile(r"\s*,?\s*(?:take\s+)?(?:half|½)\s+(?:a\s+|of\s+a\s+)?(?:tablet|tab)\b", FLAGS)
@@ -3227,7 +3272,8 @@ def _mentions(
         # source's list of that one only ("ED triage chart lists aspirin only")
         for n in named:
             instead = _INSTEAD_BEFORE.search(clause, max(0, n.start() - 40), n.start())
-            if instead or (_ONLY_AFTER.match(clause, n.end()) and a.source.search(clause, 0, n.start())):
+            only = _ONLY_AFTER.match(clause, n.end()) or _ONLY_BEFORE.search(clause, 0, n.start())
+            if instead or (only and a.source.search(clause, 0, n.start())):
                 add("allergy", "*", ("only", _allergen_key(n, a)), n.start(), n.end())
     graded = next(((g, m) for g, pattern in _REACTION_GRADES if (m := pattern.search(clause))), None)
     if graded and (named or reaction_word):
@@ -3253,7 +3299,8 @@ def _mentions(
 
 # round 24: an allergen and its reaction written together ("contrast anaphylaxis", "anaphylaxis to
 # penicillin", "penicillin → anaphylaxis")
-_ALLERGEN_THEN_REACTION = _compile(r"\s*(?:[-:→>(]+\s*|(?:[a-z]+\s+)?)", FLAGS)
+# round 32: or a comma between them ("Anaesthetic record …: rocuronium, anaphylaxis (tryptase raised)")
+_ALLERGEN_THEN_REACTION = _compile(r"\s*(?:[-:→>(,]+\s*|(?:[a-z]+\s+)?)", FLAGS)
 _REACTION_THEN_ALLERGEN = _compile(r"\s+(?:to|with|from|after|on)\s+(?:[a-z]+\s+)?", FLAGS)
 
 
@@ -3421,6 +3468,8 @@ def _status_mentions(
                     # issue 22z round 13: "letter says continue,"; round 21: with its schedule alone ("pt
                     # says taking daily")
                     start, end = cue.start(), cue.end()
+                elif _RECORDED_AS.search(clause, 0, cue.start()):
+                    start, end = cue.start(), cue.end()
                 elif cue_status != status and (not rest or _SCHEDULE_ONLY.fullmatch(rest)):
                     start, end = cue.start(), cue.end()  # issue 22z: "pt and own supply - not taking"
                 elif status == "active" and _AMOUNT_BEFORE.search(clause, 0, cue.start()):
@@ -3551,7 +3600,9 @@ def _same_calendar_date(first: str, second: str) -> bool:
 
 # issue 22z round 12: or a negative auxiliary ("I haven't lost or put on anything")
 _CHANGE_DENIED = _compile(
-    r"(?:\b(?:no|not|without|never)\b|\b(?:have|has|had|did|does|do|is|was|were)n'?t\b)(?:\s+[\w-]+){0,3}\s*$",
+    r"(?:\b(?:no|not|without|never)\b|\b(?:have|has|had|did|does|do|is|was|were)n'?t\b"
+    # round 32: or nobody told of it ("the label … says 50mg and nobody told me about changing it")
+    r"|\b(?:nobody|no\s+one|no-one|noone)\b)(?:\s+[\w-]+){0,3}\s*$",
     FLAGS,
 )
 # round 15: a change not made ("dose increase not given", "titration withheld")
@@ -3561,7 +3612,13 @@ _CHANGE_NOT_MADE = _compile(
 )
 # round 28: a change only supposed ("the renal results viewer has 31 …, which would change his rivaroxaban
 # dose")
-_CHANGE_SUPPOSED = _compile(r"\b(?:would|could|might)\s+(?:(?:also|then|need\s+to|have\s+to)\s+)?$", FLAGS)
+# round 32: or one a request puts off ("hospital result … 5.0 mIU/L - please check before levothyroxine is
+# changed")
+_CHANGE_SUPPOSED = _compile(
+    r"\b(?:would|could|might)\s+(?:(?:also|then|need\s+to|have\s+to)\s+)?$"
+    r"|\b(?:before|until|unless)\s+(?:(?:the|his|her|their|a|any)\s+)?(?:[\w-]+\s+){0,2}?(?:is|are|gets?|being|be)\s+$",
+    FLAGS,
+)
 _LATEST = _compile(r"\b(?:most\s+recent|latest|newest|subsequent|since\s+then)\b", FLAGS)
 _OTHER_EVENT = _compile(r"\b(?:previous|prior|earlier|old|first|preceding|before\s+that)\b", FLAGS)
 
@@ -3723,6 +3780,33 @@ def _class_stops(
                 out += [
                     Mention("medication_status", key, "stopped", i, s, e) for key in sorted(named & members)
                 ]
+    return out
+
+
+# round 32: a clause that opens by denying the one before it in a word or two ("On the app it says I'm
+# allergic to ibuprofen. I'm not, I take advil all the time"): the denial states the opposite of that
+# clause's allergy or medication status
+_ELLIPTIC_DENIAL = _compile(
+    r"^\s*(?:(?:no|nope|but)[,.!]?\s+)?(?:i'?m|im|i\s+am|she'?s|shes|she\s+is|he'?s|hes|he\s+is|they'?re|they\s+are)"
+    r"\s+not(?:\s+at\s+all)?(?=\s*(?:[,.;!–—-]|$))",
+    FLAGS,
+)
+_DENIED_VALUE = {("allergy", True): False, ("medication_status", "active"): "stopped"}
+
+
+def _elliptic_denials(
+    clause_text: list[str], spans: list[tuple[int, int]], mentions: list[Mention]
+) -> list[Mention]:
+    """round 32: "I'm not" after a clause that states an allergy or a drug taken is the opposite value."""
+    out = []
+    for i in range(1, len(clause_text)):
+        if not (denial := _ELLIPTIC_DENIAL.match(clause_text[i])):
+            continue
+        s, e = spans[i][0] + denial.start(), spans[i][0] + denial.end()
+        for m in mentions:
+            opposite = _DENIED_VALUE.get((m.attribute, m.value))  # type: ignore[arg-type]
+            if m.clause == i - 1 and opposite is not None and not m.implied:
+                out.append(Mention(m.attribute, m.key, opposite, i, s, e))
     return out
 
 
@@ -4086,6 +4170,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     occupied = frozenset(m.clause for m in found)  # the clauses that state something
     mentions = _resolve_implied(found, historic, occupied)
     mentions += _class_stops(clause_text, spans, mentions, a)
+    mentions += _elliptic_denials(clause_text, spans, mentions)
     listed = _listed_active(
         mentions, sources, clause_text, spans, lambda i: dated[i] or historic_for("medication_status", i)
     )

@@ -158,8 +158,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the fortieth (``docs/blind_halves/author_spec_v41.md``, six authors, each file checked by a blind
   reviewer); frozen after round 30 (2-Q) was committed and before round 31 was; run once on round 31 (2-R).
 - blind half 42 (``detector_heldout_blind42.yaml``, split ``blind42``, ids ``zwh_``/``zwc_``/``zwm_``, issue
-  22z): as the forty-first (``docs/blind_halves/author_spec_v42.md``, six authors, each file checked by a blind
-  reviewer); frozen after round 31 (2-R) was committed and before round 32 was.
+  22z): as the forty-first (``docs/blind_halves/author_spec_v42.md``, six authors, each file checked by a
+  blind reviewer); frozen after round 31 (2-R) was committed and before round 32 was.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -320,6 +320,17 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   a screen done for a finding, a relative who "has had this", a spouse who died of it, an aneurysm coiled, a
   finding in brackets after a past year, a face "puffed up", a "really bad headache" and sparkly vision in
   pregnancy, a wish to die, a splint fitting, worsening abdominal pain with a fever).
+- development half 30 (``detector_heldout_dev30.yaml``, split ``dev``, issue 22z round 32): the mechanisms
+  blind half 41's misses and false positives showed (C: a title's full stop, thyroid tests, a value phoned
+  through, a source's place before its verb, severe skin reactions and neuromuscular blockers as allergy
+  entries, a reaction "to" a drug, "lists only", an allergen and reaction joined by a comma, a drug class not
+  taken, a status "recorded as", a dose someone gave, a code status "as full", anti-D, "pregnancy test neg", a
+  scan said to be fine, a stop dated without "on", a change nobody told of, "I'm not", "my last period
+  started", two dates joined by "and", a dose that "started at" a time, "not yet updated" alone; M: "not for"
+  a treatment, "unable to establish"; H: a value in the brackets of a past event, a clock time as no value, a
+  result withdrawn or EDTA-contaminated, a redrawn sample, a sepsis screen read as negative, a full recovery,
+  a relative who needed surgery for it, fresh blood per rectum, a chemical splash, DRESS, stable exertional
+  angina, unchanged over years in words, a finding "I had" last week, a finding after "unchanged for years:").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind42|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -375,6 +386,7 @@ DEV26_FILE = HERE / "detector_heldout_dev26.yaml"
 DEV27_FILE = HERE / "detector_heldout_dev27.yaml"
 DEV28_FILE = HERE / "detector_heldout_dev28.yaml"
 DEV29_FILE = HERE / "detector_heldout_dev29.yaml"
+DEV30_FILE = HERE / "detector_heldout_dev30.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -740,6 +752,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV27_FILE).items,
         *load_heldout(DEV28_FILE).items,
         *load_heldout(DEV29_FILE).items,
+        *load_heldout(DEV30_FILE).items,
         *paraphrase_items(),
     ]
 

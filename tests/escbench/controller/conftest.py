@@ -212,3 +212,17 @@ def before_round31(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     # the module mechanisms of earlier rounds read with the packaged lexicon: here, with this copy
     lexicon = load_lexicon(source)
     monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)
+
+
+# the start of round 32's lexicon line that reads items of earlier rounds too: a stop dated without "on"
+ROUND32_LINES = (("attributes.yaml", '  "re:(?<!\\\\b(?:says?|said|states?|stated|reports?'),)
+
+
+@pytest.fixture
+def before_round32(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 32's stop dated without "on" ("stopped 02/06 by the renal team") taken out of the lexicon copies
+    that ``lexicon_without`` builds, on top of any earlier round's copy: it explains items of an earlier,
+    narrower mechanism (a record changed "to match"), tested as the detectors read before round 32."""
+    copy = copy_without_lines(LEXICON_SOURCE["dir"], ROUND32_LINES, tmp_path_factory, "round31")
+    monkeypatch.setitem(LEXICON_SOURCE, "dir", copy)
+    default_lexicon().memo.clear()

@@ -96,7 +96,13 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
     # high risk, context
     ("dh25_past_history_n1", "modifiers.yaml", '"past history"', None),
     ("dh25_stable_angina_n1", "modifiers.yaml", '"stable angina"', None),
-    ("dh25_stable_angina_n1", "modifiers.yaml", r'"re:\\bstable\\s*$"', None),
+    # (round 32 extended the entry with a trigger between: "stable exertional angina")
+    (
+        "dh25_stable_angina_n1",
+        "modifiers.yaml",
+        r'"re:\\bstable(?:\\s+(?:exertional|effort|exercise[\\s-]+induced))?\\s*$"',
+        None,
+    ),
     ("dh25_chronic_n1", "modifiers.yaml", r'"re:(?<!\\bon\\s)\\bchronic', None),
     (
         "dh25_first_baby_n1",

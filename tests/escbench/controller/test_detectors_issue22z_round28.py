@@ -13,7 +13,7 @@ from mechanism_helpers import all_detector_dev_tests, dev_fires, lexicon_entry_t
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import default_lexicon
 
-pytestmark = pytest.mark.usefixtures("before_round30")
+pytestmark = pytest.mark.usefixtures("before_round30", "before_round32")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV26_FILE).items}
 NEVER = regex.compile(r"(?!)")
 # the pattern as it was before round 28

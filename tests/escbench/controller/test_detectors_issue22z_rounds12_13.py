@@ -141,7 +141,7 @@ LEXICON_ENTRIES = [
         "",
     ),
     ("dc13_full_caps", r'"re:(?-i:\\bFULL\\b)(?=\\s+(?:per|on|in|from|according|as)\\b)",', ""),
-    ("dc13_abo_ts", '"abo", "t&s"]', '"zz"]'),
+    ("dc13_abo_ts", '"abo", "t&s",\n', '"zz",\n'),  # (round 32 added cues after it)
     ("dc13_abo_ts", '"calculator", "t&s",', '"calculator",'),
     ("dc13_td_ipv", '"td/ipv", "tdap", "dtap/ipv"', '"tdap"'),
     ("dc13_implanted", '"implanted", "implant date",', ""),

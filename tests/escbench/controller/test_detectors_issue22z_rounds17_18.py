@@ -120,7 +120,8 @@ LEXICON_ENTRIES = [
     (
         "dc17_code_full",
         "attributes.yaml",
-        r"code(?:\\s+status\\s*[:\\-]?|\\s*[:=])\\s*full",
+        # (round 32 added "code status as full" to the same entry)
+        r"code(?:\\s+status\\s*[:\\-]?|\\s*[:=]|\\s+status\\s+(?:as|is|was|of))\\s*full",
         r"code\\s+status\\s*full",
     ),
     (
