@@ -159,7 +159,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   reviewer); frozen after round 30 (2-Q) was committed and before round 31 was; run once on round 31 (2-R).
 - blind half 42 (``detector_heldout_blind42.yaml``, split ``blind42``, ids ``zwh_``/``zwc_``/``zwm_``, issue
   22z): as the forty-first (``docs/blind_halves/author_spec_v42.md``, six authors, each file checked by a
-  blind reviewer); frozen after round 31 (2-R) was committed and before round 32 was.
+  blind reviewer); frozen after round 31 (2-R) was committed and before round 32 was; run once on round 32
+  (2-S).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

@@ -203,8 +203,12 @@ FLOORS = {
     # M 46/50); since read for round 31: C 98/110 / 0/55, M 50/50 / 0/32, H 69/70 / 2/84
     "blind40": {"conflict": (0.89, 0.00), "missing": (1.00, 0.00), "high_risk": (0.98, 0.03)},
     # blind v41 (as v38, all three files reviewed; frozen after 2-Q and before round 31 was committed): its
-    # one untouched run on round 31 (2-R), C 90/110 / 3/55, M 49/50 / 1/32, H 67/70 / 7/84 (2-Q: H 66/70)
-    "blind41": {"conflict": (0.81, 0.06), "missing": (0.98, 0.04), "high_risk": (0.95, 0.09)},
+    # one untouched run on round 31 (2-R), C 90/110 / 3/55, M 49/50 / 1/32, H 67/70 / 7/84 (2-Q: H 66/70);
+    # since read for round 32: every item as labelled
+    "blind41": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v42 (as v38, all three files reviewed; frozen after 2-R and before round 32 was committed): its
+    # one untouched run on round 32 (2-S), C 91/110 / 3/55, M 45/50 / 1/32, H 65/70 / 6/84 (2-R the same)
+    "blind42": {"conflict": (0.82, 0.06), "missing": (0.90, 0.04), "high_risk": (0.92, 0.08)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
