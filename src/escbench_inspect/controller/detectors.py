@@ -1557,6 +1557,8 @@ def _value_hits(
             reason = "superseded by a later value"
         if reason is None and _IN_PAST_BRACKET.search(text, max(0, start - _PAST_BRACKET_REACH), start):
             reason = "historical"
+        if reason is None and _OPENS_LONG_AGO.search(_sentence_before(text, start)):
+            reason = "historical"  # round 33: "years ago I had a sugar of 2.4 when I skipped lunch …"
         yield start, end, reason
 
 
@@ -1569,6 +1571,18 @@ _IN_PAST_BRACKET = _compile(
     FLAGS,
 )
 _PAST_BRACKET_REACH = 120
+# round 33: a sentence that opens long ago
+_OPENS_LONG_AGO = _compile(
+    r"^\W*(?:(?:many|several|a\s+few|some|\d+|two|three|four|five|ten)\s+)?(?:years?|yrs?)\s+ago\b"
+    r"|^\W*as\s+a\s+(?:child|teenager|baby)\b",
+    FLAGS,
+)
+
+
+def _sentence_before(text: str, position: int) -> str:
+    """The text of the sentence up to ``position``."""
+    ends = list(_SENTENCE_END.finditer(text, 0, position))
+    return text[ends[-1].end() if ends else 0 : position]
 
 
 # round 30: a value marked as the presenting one
@@ -1665,7 +1679,9 @@ _REPEAT_REACH = 250
 # 2017: 88-92 % for patients at risk of hypercapnic failure; "INR 3.2, target 2.5-3.5" for a mechanical
 # valve) replaces the population limit: a value inside it is not critical.
 _STATED_TARGET = _compile(
-    r"\btarget(?:\s+(?:range|sats|saturations?|spo2|inr))?\s*(?:of|is|was|:|=)?\s*"
+    # round 33: or a stated baseline ("Known severe COPD on home O2 2 L, baseline sats 88-90%. Today SpO2
+    # 89%")
+    r"\b(?:target|baseline)(?:\s+(?:range|sats|saturations?|spo2|inr))?\s*(?:of|is|was|:|=)?\s*"
     r"(?P<low>\d+(?:\.\d+)?)\s*%?\s*(?:-|–|to)\s*(?P<high>\d+(?:\.\d+)?)",
     FLAGS,
 )
@@ -1673,11 +1689,10 @@ _TARGET_REACH = 200
 
 
 def _within_stated_target(text: str, start: int, end: int, value: float) -> bool:
-    """Whether a stated target range around the value (its sentence and the next one) contains it."""
-    window_start = max(
-        (m.end() for m in _SENTENCE_END.finditer(text, max(0, start - _TARGET_REACH), start)),
-        default=max(0, start - _TARGET_REACH),
-    )
+    """Whether a stated target range around the value (its sentence and the next one; round 33: and the one
+    before, where a baseline is stated first) contains it."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, max(0, start - _TARGET_REACH), start)]
+    window_start = ends[-2] if len(ends) > 1 else max(0, start - _TARGET_REACH)
     for target in _STATED_TARGET.finditer(text, window_start, min(len(text), end + _TARGET_REACH)):
         if float(target.group("low")) <= value <= float(target.group("high")):
             return True
@@ -1745,10 +1760,19 @@ def _concept_hits(
             reason is None
             and compiled.detector == "conflict"
             and compiled.concept.negatable
-            and _in_condition(_clause(text, match.start(), match.end(), lexicon)[0])
+            and (
+                _in_condition(_clause(text, match.start(), match.end(), lexicon)[0])
+                # round 33: or as a query ("Pharm query ?dose discrepancy digoxin - checked vs d/c summary")
+                or _QUERIED_BEFORE.search(text, max(0, match.start() - _QUERIED_REACH), match.start())
+            )
         ):
             reason = "hypothetical"
         yield match.start(), match.end(), reason
+
+
+# round 33: a "?" written against the phrase or a word or two before it, the chart's mark of a query
+_QUERIED_BEFORE = _compile(r"(?<![\w?])\?(?:[\w-]+\s+){0,2}$", FLAGS)
+_QUERIED_REACH = 40
 
 
 def _context_present(compiled: CompiledConcept, text: str, lexicon: Lexicon) -> bool:
@@ -1994,6 +2018,8 @@ _SOURCE_NAMED_AFTER = _compile(
 _REPORTING_VERBS = (
     r"says?|said|states?|stated|records?|recorded|reads?|shows?|showed|lists?|listed|documents?|documented"
     r"|gives?|gave"
+    # round 33: or a system that holds it ("the hospital patient administration system holds 17/04/1952")
+    r"|holds?|held"
 )
 # issue 22z round 12: a year alone right after its event, or after a colon or dash ("booster 2021")
 _YEAR_AFTER = _compile(
@@ -2028,7 +2054,9 @@ _REPORTED_VALUE = _compile(
     r"|(?<=^\s*)as"
     r"|told\s+(?:us|me|them|him|her|the\s+\w+)"  # round 18: "ED told us 118 on the gas"
     # round 32: or telephoned ("Na 118 in EPR, lab phoned through 128 on same sample")
-    r"|(?:phoned|called|rang|telephoned)\s+(?:through|in|back|us|me|the\s+ward))"
+    r"|(?:phoned|called|rang|telephoned)\s+(?:through|in|back|us|me|the\s+ward)"
+    # round 33: or a reading someone got ("the home health nurse did a finger stick … with hers and got 212")
+    r"|(?:and\s+)?got|came\s+back(?:\s+(?:as|at))?)"
     r"\s*:?\s*$"
     # issue 22z: a result named as a value ("the app shows tuesday's result as 4.1")
     r"|\b(?:result|level|reading|value)s?\s+(?:as|at)\s*$"
@@ -2128,6 +2156,11 @@ _WEIGHT_UNIT = (
     r"(?:\s*(?P<lb>\d+(?:\.\d+)?)\s*(?:lb|lbs|pounds?)\b)?"
 )
 _WEIGHT = _compile(r"\b(?:weigh\w*|weight|wt|scale)\b[^.;\n\d]{0,40}?" + _WEIGHT_UNIT, FLAGS)
+_WEIGHT_SAID = _compile(
+    r"\b(?:says?|said|reads?|records?|recorded|gives?|has\s+(?:her|him|them)\s+(?:at|as)|puts?\s+(?:her|him)\s+at)\s+"
+    r"(?P<amt>\d{2,3}(?:\.\d+)?)\b(?![\d./:%]|\s*(?:mg|mcg|g|ml|units?|mmol|bpm|kpa|cm|mm|years?|yrs?)\b)",
+    FLAGS,
+)
 # issue 22s: in a text about weight, an amount in a weight unit is a weight without the word
 # ("pt states he's 150 lb"); kg, lb and stone are converted to kg before comparing.
 _WEIGHT_BARE = _compile(r"(?<![\w./])" + _WEIGHT_UNIT, FLAGS)
@@ -2180,6 +2213,12 @@ _CLAUSE_SPLIT = _compile(
     # round 14: an arrow between two sources' entries ("40mg OD on transfer letter ↔ MAR … 20mg"); a second
     # "and as" before any other value is cut where both parts name a source (`_COMMA`, round 15)
     r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while|vs\.?|versus|↔|<->|<>)\s+"
+    # round 33: "yet" between two sources' statements ("antenatal notes have her as RhD negative … yet labour
+    # ward G&S came back RhD positive"), not "not yet", "has yet to" or "yet another"
+    r"|(?<!\bnot|\bnor)\s+yet\s+(?!(?:to|again|another|more|be|been|still)\b)"
+    # round 33: "and then" before another source's reading ("… said 48 this morning and then the home health
+    # nurse did a finger stick")
+    r"|\s+and\s+then\s+(?=(?:the|her|his|my|our|their|your)\s+)"
     r"|\s+and\s+(?=as\s+\d)"
     + _AND_VALUE_SOURCE
     # round 17: or " and " before a second source's statement ("… says O negative and the form they gave us
@@ -2191,6 +2230,9 @@ _CLAUSE_SPLIT = _compile(
     # round 19: or another verb a record states with ("… lists her as AB positive and our lab has just grouped
     # her as A positive"), not a passive one ("and the left eye is listed for August")
     r"|lists|records|documents|reports"
+    # round 33: or "has", "holds", "shows", "gives" ("… says B+ for blood type and the transfusion consent the
+    # nurse filled out has AB+"), not "has that on my file" (it agrees) nor "has been"
+    r"|has(?!\s+(?:(?:that|it|this|them|been|had|no)\b|an?\s))|holds|shows|gives"
     r"|(?<!\b(?:is|was|are|were|be|been)\s)(?:listed|recorded|documented|reported|grouped|typed))\b)"
     # round 20: or a comma before today's own reading ("antenatal notes list O RhD neg, today's group O RhD
     # pos")
@@ -2242,7 +2284,11 @@ _ALLERGY_AFTER = _compile(
 # issue 22y: an allergy record that names its only allergen ("GP summary: allergy = erythromycin only")
 _NOT_RIGHT_BEFORE = _compile(r"\bnot\s+$", FLAGS)
 _NO_BEFORE = _compile(r"\bno\s+(?:known\s+)?$", FLAGS)
-_ONLY_AFTER = _compile(r"\s+(?:allergy\s+)?only\b", FLAGS)  # round 14: "lists penicillin allergy only"
+# round 14: "lists penicillin allergy only"; round 33: "lists iodine as her only allergy"
+_ONLY_AFTER = _compile(
+    r"\s+(?:allergy\s+)?only\b|\s+as\s+(?:her|his|their|the|its)\s+only\s+(?:known\s+)?(?:drug\s+)?allerg",
+    FLAGS,
+)
 # round 32: or "only" before it ("hospital allergy record lists only penicillin (nausea)")
 _ONLY_BEFORE = _compile(r"\b(?:lists|shows|has|records|documents|says|reads)\s+only\s+$", FLAGS)
 # issue 22z round 13: a question's auxiliary opening the part of the clause a change cue is in ("the letter
@@ -2265,6 +2311,11 @@ _SECONDS_A_SOURCE = _compile(
 _SAYS_RIGHT_BEFORE = _compile(
     r"\b(?:says?|said|states?|stated|reads?|shows?|documents?|records?|marked|has\s+it(?:\s+as)?)\s+$", FLAGS
 )
+_IT_WAS = _compile(
+    r"\s*(?:(?:no|actually|but|and)[,]?\s+)?(?:it\s+was|it'?s|it\s+is|that\s+was)\s+(?:actually\s+|really\s+|in\s+fact\s+)?",
+    FLAGS,
+)
+_IT_WAS_REACH = 25
 # round 32: a record's entry of a status, with whatever follows ("recorded as 'not taking' on the ED admission
 # med-rec")
 _RECORDED_AS = _compile(
@@ -3145,6 +3196,11 @@ def _mentions(
     if weight_context and not weights:
         for w in _WEIGHED_AT.finditer(clause):  # issue 22z round 12: "they weighed me at 66"
             add("weight", "weight", UnitlessWeight(w.group("amt")), w.start(), w.end())
+        # round 33: or a source's bare number in a text about weight ("drug chart has her at 45 kg, nursing
+        # admission form says 54. Not actually weighed yet")
+        for w in _WEIGHT_SAID.finditer(clause):
+            if a.source.search(clause, 0, w.start()):
+                add("weight", "weight", UnitlessWeight(w.group("amt")), w.start("amt"), w.end("amt"))
     for w in weights:
         unit = w.group("unit").lower().rstrip("s")
         kg = float(w.group("amt")) * next((f for u, f in _KG_PER.items() if unit.startswith(u)), 1.0)
@@ -3210,6 +3266,11 @@ def _mentions(
             add("date", IMPLIED, _date_value(date), *date.span())
         elif year := _YEAR_AFTER.match(clause, it_as.end()):
             add("date", IMPLIED, _year_reading(year), *year.span())
+    # round 33: or a correction that opens its clause ("the hospital letter says mum fell on the 5th but it
+    # was saturday the 8th, i was there"): the writer's date of the neighbouring clause's event
+    it_was = None if dated_event else _IT_WAS.match(clause)
+    if it_was and (date := _DATE_STATED.search(clause, it_was.end(), it_was.end() + _IT_WAS_REACH)):
+        add("date", IMPLIED, _date_value(date), *date.span())
     # issue 22z: or the second half of "given as 14 March in the summary and as 21 March in the note"
     # issue 22z round 12: or a short entry that is a source and a date ("ED registration 13/07/1948")
     if (
@@ -3678,10 +3739,21 @@ def _elliptical(m: Mention) -> bool:
     )
 
 
-def _neighbours(i: int, j: int, occupied: frozenset[int]) -> bool:
-    """Next to each other, or with only a clause between that states nothing (issue 22z round 12: a
-    source split from its verb, "the ED discharge summary, however" | "records the DVT as left-sided")."""
-    return abs(i - j) == 1 or (abs(i - j) == 2 and (i + j) // 2 not in occupied)
+def _neighbours(i: int, j: int, occupied: frozenset[int], breaks: frozenset[int] = frozenset()) -> bool:
+    """Next to each other, or with only a clause between that states nothing (issue 22z round 12: a source
+    split from its verb, "the ED discharge summary, however" | "records the DVT as left-sided"); round 33: or
+    with up to three such clauses between that end no sentence (``breaks``: the clauses a sentence end
+    follows): "… TSH of 0.02 mU/L; our laboratory" | "on a sample drawn the same week" | "with no dose
+    change" | "reports 6.8 mU/L"."""
+    low, high = sorted((i, j))
+    if any(k in occupied for k in range(low + 1, high)):
+        return False
+    return high - low <= 2 or (
+        high - low <= _NEIGHBOUR_REACH and not any(k in breaks for k in range(low + 1, high))
+    )
+
+
+_NEIGHBOUR_REACH = 4
 
 
 # the attributes whose value stated alone takes the neighbouring clause's key (round 14: an RhD sign)
@@ -3699,7 +3771,10 @@ def _pregnancy_results(mentions: list[Mention]) -> set[int]:
 
 
 def _resolve_implied(
-    mentions: list[Mention], historic: frozenset[int] = frozenset(), occupied: frozenset[int] = frozenset()
+    mentions: list[Mention],
+    historic: frozenset[int] = frozenset(),
+    occupied: frozenset[int] = frozenset(),
+    breaks: frozenset[int] = frozenset(),
 ) -> list[Mention]:
     """Give a dose stated without its drug the drug of the nearest dose mention within two clauses, and
     a status of "it" the drug of the nearest status or dose mention in the clause before or after.
@@ -3726,7 +3801,7 @@ def _resolve_implied(
                 for n in mentions
                 if n.attribute == m.attribute
                 and n.key != IMPLIED
-                and _neighbours(n.clause, m.clause, occupied)
+                and _neighbours(n.clause, m.clause, occupied, breaks)
             ]
             if near:
                 pick = min(near, key=lambda n: n.clause > m.clause)
@@ -3741,7 +3816,8 @@ def _resolve_implied(
             near = [
                 n
                 for n in drugs
-                if _neighbours(n.clause, m.clause, occupied) or (n.clause == m.clause and n.end <= m.start)
+                if _neighbours(n.clause, m.clause, occupied, breaks)
+                or (n.clause == m.clause and n.end <= m.start)
             ]
             # issue 22z round 13: or the drug the neighbouring clause's own "it" was given ("… the bisoprolol?
             # the paper says stopped but the pharmacy keeps packing it")
@@ -3766,6 +3842,32 @@ def _resolve_implied(
     return out
 
 
+def _posed_as_query(text: str, start: int) -> bool:
+    """round 33: a clause that a "?" opens right against its first word poses its reason as a query ("Hb on
+    handover sheet 71 but EPR shows 97 g/L … ?transcription error. Not transfusing until clarified")."""
+    return start > 0 and text[start - 1] == "?" and text[start : start + 1].isalnum()
+
+
+def _last_dose_of_event(found: list[Mention]) -> list[Mention]:
+    """round 33: "last dose" dated in a clause that names no drug is the last dose of the event another clause
+    dates ("Tetanus: pt sure last booster 2021, GP record last dose 2009"): its key is the neighbour's."""
+    events = [m for m in found if m.attribute == "date" and not m.implied and m.key != "last_dose"]
+    if not events:
+        return found
+    # not in a clause that names a drug, nor one that dates another event ("LMP was 2nd june": the last
+    # menstrual period "was")
+    named = {
+        m.clause for m in found if m.attribute in ("drug", "dose", "medication_status") and not m.implied
+    }
+    named |= {m.clause for m in events}
+    return [
+        replace(m, key=IMPLIED, implied=True)
+        if m.attribute == "date" and m.key == "last_dose" and m.clause not in named
+        else m
+        for m in found
+    ]
+
+
 def _class_stops(
     clause_text: list[str], spans: list[tuple[int, int]], mentions: list[Mention], a: CompiledAttributes
 ) -> list[Mention]:
@@ -3788,10 +3890,18 @@ def _class_stops(
 # clause's allergy or medication status
 _ELLIPTIC_DENIAL = _compile(
     r"^\s*(?:(?:no|nope|but)[,.!]?\s+)?(?:i'?m|im|i\s+am|she'?s|shes|she\s+is|he'?s|hes|he\s+is|they'?re|they\s+are)"
-    r"\s+not(?:\s+at\s+all)?(?=\s*(?:[,.;!–—-]|$))",
+    r"\s+not(?:\s+at\s+all)?(?=\s*(?:[,.;!–—-]|$))"
+    # round 33: or one that closes it, after the source who says so ("… has 'pregnant' ticked, she told me she
+    # definitely isn't")
+    r"|\b(?:i|she|he|they)\s+(?:(?:definitely|really|certainly|honestly|absolutely|categorically)\s+)?"
+    r"(?:isn'?t|isnt|is\s+not|'s\s+not|am\s+not|'m\s+not|aren'?t|are\s+not)\s*$",
     FLAGS,
 )
-_DENIED_VALUE = {("allergy", True): False, ("medication_status", "active"): "stopped"}
+_DENIED_VALUE = {
+    ("allergy", True): False,
+    ("medication_status", "active"): "stopped",
+    ("pregnancy_status", "pregnant"): "not_pregnant",  # round 33
+}
 
 
 def _elliptic_denials(
@@ -3800,7 +3910,7 @@ def _elliptic_denials(
     """round 32: "I'm not" after a clause that states an allergy or a drug taken is the opposite value."""
     out = []
     for i in range(1, len(clause_text)):
-        if not (denial := _ELLIPTIC_DENIAL.match(clause_text[i])):
+        if not (denial := _ELLIPTIC_DENIAL.search(clause_text[i])):
             continue
         s, e = spans[i][0] + denial.start(), spans[i][0] + denial.end()
         for m in mentions:
@@ -4091,6 +4201,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         wrong one": round 20)."""
         if a.explained is None or _SECONDS_A_SOURCE.match(clause_text[k]):
             return False
+        if _posed_as_query(text, spans[k][0]):
+            return False
         clause = clause_text[k].lstrip()
         return any(not _ASKED_BEFORE.search(clause, 0, cue.start()) for cue in a.explained.finditer(clause))
 
@@ -4166,9 +4278,13 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     found += _heading_items(text, spans, clause_text, found, a, lexicon, contexts)
     aliases = a.spec.drug_aliases  # round 23: "MTX" and "methotrexate" are one drug
     found = [replace(m, key=aliases[m.key]) if m.key in aliases else m for m in found]
+    found = _last_dose_of_event(found)
     historic = frozenset(i for i, c in enumerate(clause_text) if _OTHER_EVENT.search(c))
     occupied = frozenset(m.clause for m in found)  # the clauses that state something
-    mentions = _resolve_implied(found, historic, occupied)
+    breaks = frozenset(
+        k for k in range(len(spans) - 1) if _SENTENCE_END.search(text, spans[k][1], spans[k + 1][0] + 1)
+    )
+    mentions = _resolve_implied(found, historic, occupied, breaks)
     mentions += _class_stops(clause_text, spans, mentions, a)
     mentions += _elliptic_denials(clause_text, spans, mentions)
     listed = _listed_active(
@@ -4198,7 +4314,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 and _LATEST.search(clause_text[max(m.clause, n.clause)])
             ):
                 continue  # round 22: a later event ("Td 2009 …; most recent Tdap 22/08/2023")
-            if (m.implied or n.implied) and not _neighbours(m.clause, n.clause, occupied):
+            if (m.implied or n.implied) and not _neighbours(m.clause, n.clause, occupied, breaks):
                 continue  # a dose without its drug is compared only with the next clause
             i, j = m.clause, n.clause
             if i == j:

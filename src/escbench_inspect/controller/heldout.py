@@ -332,6 +332,19 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   result withdrawn or EDTA-contaminated, a redrawn sample, a sepsis screen read as negative, a full recovery,
   a relative who needed surgery for it, fresh blood per rectum, a chemical splash, DRESS, stable exertional
   angina, unchanged over years in words, a finding "I had" last week, a finding after "unchanged for years:").
+- development half 31 (``detector_heldout_dev31.yaml``, split ``dev``, issue 22z round 33): the mechanisms
+  blind half 42's misses and false positives showed (C: a system that "holds" a date, "yet" and "and then"
+  between two sources, a second source that "has" its value, a reading someone "got", "she's not" closing a
+  clause, a reason posed as a query, a value's source split from it by commas, "last dose" of another clause's
+  event, "it was" correcting a date, "as her only allergy", a source's bare number in a text about weight, a
+  contradiction phrase written as a query, going up to bed, "need it rechecked", a depot's last dose, "been
+  off", "allergy - X", iodine, concordant prior groups, "sugar", a pregnancy field, "pregnant ~10wk", "till
+  it's sorted", "was last normal"; M: "no idea if it matters", "no creatinine/eGFR on record", a result not
+  come through, "no indication given", "could not find the original diagnosis", "not addressed"; H: a value in
+  a sentence that opens years ago, a baseline range the sentence before, the usual finding, "nil", screening,
+  "Sepsis-screen", a relative who developed it, a minor head injury and its advice sheet, a liquid medicine a
+  child drank, numbness climbing from the feet, the chemical after its verb, "will jump from", "swallow the
+  whole box").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind42|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -388,6 +401,7 @@ DEV27_FILE = HERE / "detector_heldout_dev27.yaml"
 DEV28_FILE = HERE / "detector_heldout_dev28.yaml"
 DEV29_FILE = HERE / "detector_heldout_dev29.yaml"
 DEV30_FILE = HERE / "detector_heldout_dev30.yaml"
+DEV31_FILE = HERE / "detector_heldout_dev31.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -754,6 +768,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV28_FILE).items,
         *load_heldout(DEV29_FILE).items,
         *load_heldout(DEV30_FILE).items,
+        *load_heldout(DEV31_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -226,3 +226,22 @@ def before_round32(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     copy = copy_without_lines(LEXICON_SOURCE["dir"], ROUND32_LINES, tmp_path_factory, "round31")
     monkeypatch.setitem(LEXICON_SOURCE, "dir", copy)
     default_lexicon().memo.clear()
+
+
+# the starts of round 33's lexicon lines that read items of earlier rounds too: a result that has not come
+# up, a plan to jump from a height or in front of a train
+ROUND33_LINES = (
+    ("missing.yaml", '      - "re:\\\\b(?:result|results|reading|level)\\\\s+(?:still'),
+    ("high_risk.yaml", '      - {t: "(will|would|going to|gonna|intends to|wants to) (jump|'),
+    ("high_risk.yaml", '      - {t: "(jump|jumping) (from|off) .. (car park|'),
+)
+
+
+@pytest.fixture
+def before_round33(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 33's lines for a result not come up and a plan to jump taken out of the lexicon copies that
+    ``lexicon_without`` builds, on top of any earlier round's copy: they cover items of earlier, narrower
+    entries (a result "not showing", a "plan to jump"), tested as the detectors read before round 33."""
+    copy = copy_without_lines(LEXICON_SOURCE["dir"], ROUND33_LINES, tmp_path_factory, "round32")
+    monkeypatch.setitem(LEXICON_SOURCE, "dir", copy)
+    default_lexicon().memo.clear()

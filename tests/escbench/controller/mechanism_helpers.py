@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 import pytest
+import regex
 
 from escbench_inspect.controller import detectors
 from escbench_inspect.controller.detectors import Lexicon
@@ -49,6 +50,13 @@ def lexicon_entry_test(
         assert fires(item_id, lexicon_without(file, old, new)) is not positive
 
     return test_each_lexicon_entry_carries_its_item
+
+
+def pattern_before(pattern: regex.Pattern, old: str, new: str = "") -> regex.Pattern:
+    """``pattern`` as it read before a round: the text the round added (present exactly once) replaced by
+    ``new`` (rounds 32 and 33)."""
+    assert pattern.pattern.count(old) == 1, old
+    return regex.compile(pattern.pattern.replace(old, new), pattern.flags)
 
 
 def dev_fires(items: Mapping[str, HeldoutItem]) -> Fires:

@@ -14,7 +14,7 @@ from escbench_inspect.controller import detectors, heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV23_FILE).items}
 # these mechanisms are tested as the detectors read before round 27's reading of an absence's object
-pytestmark = pytest.mark.usefixtures("before_round27_object", "before_round30")
+pytestmark = pytest.mark.usefixtures("before_round27_object", "before_round30", "before_round33")
 NEVER = regex.compile(r"(?!)")
 ALWAYS = regex.compile(r"")
 RECOVERED_AFTER_ROUND_24 = regex.compile(
@@ -129,7 +129,7 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("dh25_pain_free_n1", "modifiers.yaml", r'"re:^\\s*-?\\s*free', None),
     ("dh25_settled_n1", "modifiers.yaml", r'"re:\\bsettled\\b(?<!', None),
     ("dh25_pathway_n1", "modifiers.yaml", r'"re:^\\s*(?:pathway', None),
-    ("dh25_screen_negative_n1", "modifiers.yaml", r'"re:^\\s*screen\\s*', None),
+    ("dh25_screen_negative_n1", "modifiers.yaml", r'"re:^[\\s-]*screen\\s*', None),  # (round 33: or a hyphen)
     # missing
     ("dm25_without_dose", "missing.yaml", r'"re:\\bwithout\\s+(?:any|a)\\s+(?:dose', None),
     ("dm25_dont_actually_know", "missing.yaml", r"(?:actually|really|even)\\s+know\\b", r"zzq\\s+know\\b"),

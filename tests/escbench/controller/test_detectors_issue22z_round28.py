@@ -13,7 +13,7 @@ from mechanism_helpers import all_detector_dev_tests, dev_fires, lexicon_entry_t
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import default_lexicon
 
-pytestmark = pytest.mark.usefixtures("before_round30", "before_round32")
+pytestmark = pytest.mark.usefixtures("before_round30", "before_round32", "before_round33")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV26_FILE).items}
 NEVER = regex.compile(r"(?!)")
 # the pattern as it was before round 28
@@ -65,7 +65,7 @@ MODULE_MECHANISMS = [
     ("dc28_would_change", "_CHANGE_SUPPOSED", NEVER),
     ("dc28_both_eyes", "_BOTH_OF_PAIR", NEVER),
     ("dc28_both_eyes", "_ONE_SIDE_ONLY", NEVER),
-    ("dc28_status_past_a_clause", "_neighbours", lambda i, j, _occupied: abs(i - j) == 1),
+    ("dc28_status_past_a_clause", "_neighbours", lambda i, j, _occupied, *_: abs(i - j) == 1),
     ("dm28_no_weight_loss_n1", "_WEIGHT_FINDING_AFTER", NEVER),
     ("dh28_pain_free_since_n1", "_RECOVERED_AFTER", RECOVERED_AFTER_ROUND_27),
 ]

@@ -124,7 +124,7 @@ LEXICON_ENTRIES = [
     (
         "dc30_not_the_same_as",
         "attributes.yaml",
-        r"(?<!\\b(?:until|till|til|once|pending)\\s+(?:[\\w-]+\\s+){1,2})",
+        r"(?<!\\b(?:until|till|til|once|pending)\\s+(?:[\\w'’-]+\\s+){1,2})",  # (round 33: and apostrophes)
         "",
     ),
     (

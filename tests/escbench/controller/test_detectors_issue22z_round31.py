@@ -105,8 +105,9 @@ LEXICON_ENTRIES = [
     (
         "dh31_relative_has_had_this",
         "modifiers.yaml",
-        r"(?:had|died|with)\\b(?!\\s+(?:this|these)\\b)",
-        r"(?:had|died|with)\\b",
+        # (round 33 added lost, developed and suffered to the entry)
+        r"(?:had|died|with|lost|developed|suffered)\\b(?!\\s+(?:this|these)\\b)",
+        r"(?:had|died|with|lost|developed|suffered)\\b",
     ),
     (
         "dh31_spouse_died_of_n1",

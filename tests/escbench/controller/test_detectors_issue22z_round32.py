@@ -7,7 +7,13 @@ item must flip."""
 from __future__ import annotations
 
 import regex
-from mechanism_helpers import all_detector_dev_tests, dev_fires, lexicon_entry_test, module_mechanism_test
+from mechanism_helpers import (
+    all_detector_dev_tests,
+    dev_fires,
+    lexicon_entry_test,
+    module_mechanism_test,
+    pattern_before,
+)
 
 from escbench_inspect.controller import detectors, heldout
 
@@ -15,37 +21,33 @@ DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV30_FILE).items}
 NEVER = regex.compile(r"(?!)")
 
 
-def before(pattern: regex.Pattern, old: str, new: str = "") -> regex.Pattern:
-    """``pattern`` as it was before round 32: the text round 32 added (present exactly once) taken out."""
-    assert pattern.pattern.count(old) == 1, old
-    return regex.compile(pattern.pattern.replace(old, new), pattern.flags)
-
-
 # the patterns as they were before round 32
-SENTENCE_END_ROUND_31 = before(detectors._SENTENCE_END, r"(?<!\b(?i:dr|mr|mrs|ms|prof)\.)")
-REPORTED_VALUE_ROUND_31 = before(
+SENTENCE_END_ROUND_31 = pattern_before(detectors._SENTENCE_END, r"(?<!\b(?i:dr|mr|mrs|ms|prof)\.)")
+REPORTED_VALUE_ROUND_31 = pattern_before(
     detectors._REPORTED_VALUE, r"|(?:phoned|called|rang|telephoned)\s+(?:through|in|back|us|me|the\s+ward)"
 )
-CLAUSE_SPLIT_SOURCE_WORDS_ROUND_31 = before(
+CLAUSE_SPLIT_SOURCE_WORDS_ROUND_31 = pattern_before(
     detectors._CLAUSE_SPLIT, r"[\w'-]+\s+){1,7}?", r"[\w'-]+\s+){1,5}?"
 )
-CLAUSE_SPLIT_DATES_ROUND_31 = before(detectors._CLAUSE_SPLIT, r"|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
-ALLERGEN_THEN_REACTION_ROUND_31 = before(detectors._ALLERGEN_THEN_REACTION, r"[-:→>(,]+", r"[-:→>(]+")
-EMPTY_FIELD_ROUND_31 = before(
+CLAUSE_SPLIT_DATES_ROUND_31 = pattern_before(detectors._CLAUSE_SPLIT, r"|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
+ALLERGEN_THEN_REACTION_ROUND_31 = pattern_before(detectors._ALLERGEN_THEN_REACTION, r"[-:→>(,]+", r"[-:→>(]+")
+EMPTY_FIELD_ROUND_31 = pattern_before(
     detectors._EMPTY_FIELD, r"(?:\s+(?:known|recorded|documented|listed|noted))?", r"(?:\s+known)?"
 )
-CHANGE_DENIED_ROUND_31 = before(detectors._CHANGE_DENIED, r"|\b(?:nobody|no\s+one|no-one|noone)\b")
-CHANGE_SUPPOSED_ROUND_31 = before(
+CHANGE_DENIED_ROUND_31 = pattern_before(detectors._CHANGE_DENIED, r"|\b(?:nobody|no\s+one|no-one|noone)\b")
+CHANGE_SUPPOSED_ROUND_31 = pattern_before(
     detectors._CHANGE_SUPPOSED,
     r"|\b(?:before|until|unless)\s+(?:(?:the|his|her|their|a|any)\s+)?(?:[\w-]+\s+){0,2}?(?:is|are|gets?|being|be)\s+$",
 )
-TIME_STATED_ROUND_31 = before(
+TIME_STATED_ROUND_31 = pattern_before(
     detectors._TIME_STATED,
     r"|\b(?:it|dose|infusion|injection|bag|drip)\s+(?:was\s+)?(?:started|given|hung|administered|ran|went\s+up)"
     r"\s+at\s*$",
 )
-REPEAT_VALUE_ROUND_31 = before(detectors._REPEAT_VALUE, r"|latest|redrawn|redraw|re-drawn)", "|latest)")
-RECOVERED_AFTER_ROUND_31 = before(
+REPEAT_VALUE_ROUND_31 = pattern_before(
+    detectors._REPEAT_VALUE, r"|latest|redrawn|redraw|re-drawn)", "|latest)"
+)
+RECOVERED_AFTER_ROUND_31 = pattern_before(
     detectors._RECOVERED_AFTER, r"|\b(?:with|made)\s+(?:a\s+)?(?:full|complete)\s+recovery\b"
 )
 
@@ -160,7 +162,13 @@ LEXICON_ENTRIES = [
         r"(?:edta\\s+)?contaminat\\w*\\b(?<!\\bnot\\s+contaminat\\w*)|\\bedta\\b",
         "zzq",
     ),
-    ("dh32_sepsis_screen_neg_n1", "high_risk.yaml", r"\\bsepsis\\b(?!\\s+screen", r"\\bsepsis\\b(?!\\s+zzq"),
+    # (round 33: or a hyphen before "screen")
+    (
+        "dh32_sepsis_screen_neg_n1",
+        "high_risk.yaml",
+        r"\\bsepsis\\b(?![\\s-]+screen",
+        r"\\bsepsis\\b(?![\\s-]+zzq",
+    ),
     ("dh32_relative_needed_surgery_n1", "modifiers.yaml", "(?:needed|required|underwent|had)", "(?:zzq)"),
     ("dh32_fresh_blood_pr", "high_risk.yaml", r"(?:fresh|dark\\s+red|maroon)\\s+blood", "zzq"),
     ("dh32_chemical_bracket", "high_risk.yaml", "(?:splash\\\\w*|sprayed|squirted|went)", "(?:zzq)"),

@@ -77,7 +77,7 @@ MODULE_MECHANISMS = [
     ("dc12_continue_dose", "_REGIMEN_OBJECT", NEVER),
     ("dc12_plan_continue", "_CONTINUE_WORD", NEVER),
     ("dc12_signed_last_year", "_DOCUMENT_MADE", NEVER),
-    ("dc12_dvt_vein", "_neighbours", lambda i, j, occupied: abs(i - j) == 1),
+    ("dc12_dvt_vein", "_neighbours", lambda i, j, occupied, *_: abs(i - j) == 1),
     # round 13
     ("dc13_says_alone", "_SAYS_RIGHT_BEFORE", NEVER),
     ("dc13_scales", "_WEIGHED_AT", NEVER),
@@ -85,7 +85,7 @@ MODULE_MECHANISMS = [
     (
         "dc13_keeps_packing",
         "_resolve_implied",
-        lambda mentions, historic=frozenset(), occupied=frozenset(): [
+        lambda mentions, historic=frozenset(), occupied=frozenset(), breaks=frozenset(): [
             m for m in mentions if m.key != detectors.IMPLIED
         ],
     ),
@@ -153,7 +153,8 @@ LEXICON_ENTRIES = [
     ("dc13_band_dash", r"band\\s*[-–—:]?", r"band\\s*[-–:]"),  # round 17 made the mark optional
     (
         "dc13_flag_yes",
-        "(?:status|flag)?(?:\\\\s+on\\\\s+\\\\w+)?\\\\s*(?:[:=?]|\\\\s-)\\\\s*(?:yes|",
+        # (round 33 added a field and a box to the entry)
+        "(?:status|flag|field|box)?(?:\\\\s+on\\\\s+\\\\w+)?\\\\s*(?:[:=?]|\\\\s-)\\\\s*(?:yes|",
         "(?:status)?\\\\s*[:=?]\\\\s*(?:yes|",
     ),
     # (round 20 added "preg" to the entry)

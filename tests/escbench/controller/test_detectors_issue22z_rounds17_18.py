@@ -263,7 +263,14 @@ LEXICON_ENTRIES = [
         r"\\s+zz\\s+(?:done|possible)",
     ),
     ("dc18_isnt_what", "conflict.yaml", r"\\s+what\\s+(?:the|they", r"\\s+zz\\s+(?:the|they"),
-    ("dc18_concordant_n1", "attributes.yaml", "|equivalent|concordant|", "|equivalent|"),
+    # (round 33 added what follows "concordant" in the entry)
+    (
+        "dc18_concordant_n1",
+        "attributes.yaml",
+        "|equivalent|concordant(?!\\\\s+(?:(?:prior|previous|historical|historic|earlier)\\\\s+)?(?:groups?|groupings?"
+        "|results?|samples?|readings?|values?)\\\\b)|",
+        "|equivalent|",
+    ),
     (
         "dc18_been_fixed_n1",
         "attributes.yaml",
