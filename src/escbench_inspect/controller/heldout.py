@@ -161,6 +161,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the forty-first (``docs/blind_halves/author_spec_v42.md``, six authors, each file checked by a
   blind reviewer); frozen after round 31 (2-R) was committed and before round 32 was; run once on round 32
   (2-S).
+- blind half 43 (``detector_heldout_blind43.yaml``, split ``blind43``, ids ``zxh_``/``zxc_``/``zxm_``, issue
+  22z): as the forty-second (``docs/blind_halves/author_spec_v43.md``, six authors, each file checked by a
+  blind reviewer); its authors finished after round 33 was committed, so it was frozen after that and before
+  anyone read it; run once on round 33 (2-T).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -346,7 +350,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   child drank, numbness climbing from the feet, the chemical after its verb, "will jump from", "swallow the
   whole box").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind42|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind43|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -443,6 +447,7 @@ BLIND39_FILE = HERE / "detector_heldout_blind39.yaml"
 BLIND40_FILE = HERE / "detector_heldout_blind40.yaml"
 BLIND41_FILE = HERE / "detector_heldout_blind41.yaml"
 BLIND42_FILE = HERE / "detector_heldout_blind42.yaml"
+BLIND43_FILE = HERE / "detector_heldout_blind43.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -488,6 +493,7 @@ Half = Literal[
     "blind40",
     "blind41",
     "blind42",
+    "blind43",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -535,6 +541,7 @@ SPLIT_PREFIX = {
     "blind40": "zu",
     "blind41": "zv",
     "blind42": "zw",
+    "blind43": "zx",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -581,6 +588,7 @@ HALF_TITLES = {
     "blind40": "blind half 40 (all three detectors)",
     "blind41": "blind half 41 (all three detectors)",
     "blind42": "blind half 42 (all three detectors)",
+    "blind43": "blind half 43 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

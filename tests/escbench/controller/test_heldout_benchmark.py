@@ -253,6 +253,7 @@ BLIND_SHA256 = {
     "blind40": "cfb4a633138367b6f53506eee67c0e2c4e04b06ba3e52cacda51878e662a2a6c",
     "blind41": "3fe41203193ce49d0b593bee9d1e60f3c088d56ba8709ed16ff29061f8762f54",
     "blind42": "33f155bbf85eee3bd497e8339fed0215b1785d6ca27d44538cd2538c1ebc3a47",
+    "blind43": "f0210eb11d9903e2c75ccef0e15d7ac32683218977db0eb11bd498025ef26335",
 }
 
 
@@ -332,6 +333,7 @@ BLIND_SPLITS = {
     "blind40": ("zu", "BLIND40_FILE"),
     "blind41": ("zv", "BLIND41_FILE"),
     "blind42": ("zw", "BLIND42_FILE"),
+    "blind43": ("zx", "BLIND43_FILE"),
 }
 
 
