@@ -207,8 +207,13 @@ FLOORS = {
     # since read for round 32: every item as labelled
     "blind41": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v42 (as v38, all three files reviewed; frozen after 2-R and before round 32 was committed): its
-    # one untouched run on round 32 (2-S), C 91/110 / 3/55, M 45/50 / 1/32, H 65/70 / 6/84 (2-R the same)
-    "blind42": {"conflict": (0.82, 0.06), "missing": (0.90, 0.04), "high_risk": (0.92, 0.08)},
+    # one untouched run on round 32 (2-S), C 91/110 / 3/55, M 45/50 / 1/32, H 65/70 / 6/84 (2-R the same);
+    # since read for round 33: C 110/110 / 1/55, M 50/50 / 0/32, H 70/70 / 1/84
+    "blind42": {"conflict": (1.00, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
+    # blind v43 (as v38, all three files reviewed; frozen after round 33 was committed and before anyone read
+    # it): its one untouched run on round 33 (2-T), C 90/110 / 2/55, M 44/50 / 2/32, H 63/70 / 8/84 (2-S: C
+    # 89/110)
+    "blind43": {"conflict": (0.81, 0.04), "missing": (0.88, 0.07), "high_risk": (0.90, 0.10)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
