@@ -1562,8 +1562,9 @@ def _value_hits(
         yield start, end, reason
 
 
-# round 32: a number that is the hour of a clock time ("… sprayed into R eye at 14:10")
-_CLOCK_NOT_A_VALUE = _compile(r"[:.h]\d{2}\b(?!\.\d)|\s*(?:am|pm)\b", FLAGS)
+# round 32: a number that is the hour of a clock time ("… sprayed into R eye at 14:10"); a full stop and two
+# digits never follow one, as the number's own decimals take them
+_CLOCK_NOT_A_VALUE = _compile(r"[:h]\d{2}\b(?!\.\d)|\s*(?:am|pm)\b", FLAGS)
 # round 32: a value in the brackets of a past event, one dated by its year or named as history ("h/o DKA 2019
 # (pH 7.05, ketones 6.2). today BM 8.2 mmol/L"): that event's value, not today's
 _IN_PAST_BRACKET = _compile(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import regex
+from mechanism_helpers import pattern_before
 
 from escbench_inspect.controller.detectors import LEXICON_DIR, Lexicon, default_lexicon, load_lexicon
 
@@ -151,6 +152,19 @@ def copy_without_lines(
     return source
 
 
+def lexicon_source_without(
+    monkeypatch: pytest.MonkeyPatch,
+    factory: pytest.TempPathFactory,
+    lines: tuple[tuple[str, str], ...],
+    name: str,
+) -> Path:
+    """Make ``lexicon_without`` copy a lexicon without ``lines`` (see ``copy_without_lines``), on top of any
+    earlier round's copy; returns that lexicon's folder."""
+    copy = copy_without_lines(LEXICON_SOURCE["dir"], lines, factory, name)
+    monkeypatch.setitem(LEXICON_SOURCE, "dir", copy)
+    return copy
+
+
 # the start of round 30's lexicon line of a source that has the patient not on a drug ("says she isnt on it")
 ROUND30_LINES = (("attributes.yaml", "  \"re:\\\\b(?:isn'?t|isnt|is\\\\s+not|aren'?t|arent|are\\\\s+not|"),)
 
@@ -173,12 +187,10 @@ def before_round30(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
         "_other_member",
         lambda m, n, text, a: m.value is True is n.value and other_member(m, n, text, a),
     )
-    repeat = detectors._REPEAT_VALUE
-    before = repeat.pattern.replace(r"\b(?:'s)?|-+>", r"\b|-+>", 1)
-    assert before != repeat.pattern
-    monkeypatch.setattr(detectors, "_REPEAT_VALUE", regex.compile(before, repeat.flags))
-    copy = copy_without_lines(LEXICON_SOURCE["dir"], ROUND30_LINES, tmp_path_factory, "round29")
-    monkeypatch.setitem(LEXICON_SOURCE, "dir", copy)
+    monkeypatch.setattr(
+        detectors, "_REPEAT_VALUE", pattern_before(detectors._REPEAT_VALUE, r"\b(?:'s)?|-+>", r"\b|-+>")
+    )
+    lexicon_source_without(monkeypatch, tmp_path_factory, ROUND30_LINES, "round29")
     default_lexicon().memo.clear()
 
 
@@ -207,8 +219,7 @@ def before_round31(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     )
     assert before != dose.pattern
     monkeypatch.setattr(detectors, "_IMPLIED_DOSE", regex.compile(before, dose.flags))
-    source = copy_without_lines(LEXICON_SOURCE["dir"], ROUND31_LINES, tmp_path_factory, "round30")
-    monkeypatch.setitem(LEXICON_SOURCE, "dir", source)
+    source = lexicon_source_without(monkeypatch, tmp_path_factory, ROUND31_LINES, "round30")
     # the module mechanisms of earlier rounds read with the packaged lexicon: here, with this copy
     lexicon = load_lexicon(source)
     monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)
@@ -223,8 +234,7 @@ def before_round32(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     """Round 32's stop dated without "on" ("stopped 02/06 by the renal team") taken out of the lexicon copies
     that ``lexicon_without`` builds, on top of any earlier round's copy: it explains items of an earlier,
     narrower mechanism (a record changed "to match"), tested as the detectors read before round 32."""
-    copy = copy_without_lines(LEXICON_SOURCE["dir"], ROUND32_LINES, tmp_path_factory, "round31")
-    monkeypatch.setitem(LEXICON_SOURCE, "dir", copy)
+    lexicon_source_without(monkeypatch, tmp_path_factory, ROUND32_LINES, "round31")
     default_lexicon().memo.clear()
 
 
@@ -242,6 +252,5 @@ def before_round33(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     """Round 33's lines for a result not come up and a plan to jump taken out of the lexicon copies that
     ``lexicon_without`` builds, on top of any earlier round's copy: they cover items of earlier, narrower
     entries (a result "not showing", a "plan to jump"), tested as the detectors read before round 33."""
-    copy = copy_without_lines(LEXICON_SOURCE["dir"], ROUND33_LINES, tmp_path_factory, "round32")
-    monkeypatch.setitem(LEXICON_SOURCE, "dir", copy)
+    lexicon_source_without(monkeypatch, tmp_path_factory, ROUND33_LINES, "round32")
     default_lexicon().memo.clear()
