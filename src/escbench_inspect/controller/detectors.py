@@ -1009,9 +1009,10 @@ class Detection:
 # bullet (YAML-wrapped lines continue a sentence when the next line starts in lower case).
 # issue 22v: the abbreviation "no." of a record number ("hospital no. n/k") does not end a sentence
 _SENTENCE_END = _compile(
+    # round 34: nor a fax number's ("GP fax no. not on file")
     # round 15: nor an estimate's abbreviation ("ambulance est. 45 kg, ED record 68 kg"); round 17: nor
     # "poss." ("pt denies any poss. of pregnancy")
-    r"(?:(?<!\d)\.(?!\d)|\.(?=\s))(?<!\b(?i:hospital|nhs|chi|tel|phone|ref|case|mrn|bed|room)\s+(?i:no)\.)"
+    r"(?:(?<!\d)\.(?!\d)|\.(?=\s))(?<!\b(?i:hospital|nhs|chi|tel|phone|ref|case|mrn|bed|room|fax)\s+(?i:no)\.)"
     r"(?<!\b(?i:est|approx|appx|poss)\.)"
     # round 32: nor a title before a name ("Outside labs from Dr. Patel's office dated 6/3 list a TSH of …")
     r"(?<!\b(?i:dr|mr|mrs|ms|prof)\.)"
@@ -1108,7 +1109,9 @@ _RECOVERED_AFTER = _compile(
     r"|\b(?:been|was|is|are|were)\s+(?:completely|totally|perfectly|absolutely)\s+(?:fine|well)\s+"
     r"(?:ever\s+)?since\b"
     # round 28: "CP at 0200 eased after GTN x1, pain free since 0215"
-    r"|(?<!\bnot\s|n't\s)\b(?:pain|symptom|cp)[\s-]*free\s+(?:ever\s+)?(?:since|for|now)\b",
+    r"|(?<!\bnot\s|n't\s)\b(?:pain|symptom|cp)[\s-]*free\s+(?:ever\s+)?(?:since|for|now)\b"
+    # round 34: an ideation said resolved ("on 1:1 for suicidal ideation at admission; …, ideation resolved")
+    r"|\b(?:ideation|si)\s+(?:has\s+|had\s+)?(?:now\s+)?(?:fully\s+)?resolved\b",
     FLAGS,
 )
 _RECOVERED_REACH = 250
@@ -1194,7 +1197,8 @@ _SENTENCE_OPENS_IN_PAST = _compile(
 )
 _PAST_ANCHOR = _compile(
     r"(?<!\bsince\s)" + _YEAR + r"|\bin\s+" + _MONTH + r"\b(?!\s+\d{1,2}\b)"
-    r"|\b(?:\d+|a|one|two|three|four|five|six|several|many)\s+(?:years?|yrs?|months?)\s+ago\b"
+    # round 34: or weeks ago (the anchor counts only with the patient stated well now)
+    r"|\b(?:\d+|a|one|two|three|four|five|six|several|many)\s+(?:years?|yrs?|months?|weeks?|wks?)\s+ago\b"
     r"|\bas\s+a\s+(?:child|teenager|baby)\b|\bat\s+the\s+time\b(?!\s+of\b)",
     FLAGS,
 )
@@ -1211,7 +1215,10 @@ _WELL_NOW = _compile(
     r"|\b(?:well|asymptomatic|(?:symptom|pain|headache)[\s-]?free|snt)\b[^.;\n]{0,30}?\btoday\b"
     # round 27: well ever since ("she has remained well since with no further pain", "no further events")
     r"|\b(?:remained|remains|been|kept)\s+(?:entirely\s+|completely\s+|perfectly\s+)?well\b"
-    r"|\b(?:has\s+had\s+)?no\s+further\s+(?:pain|episodes?|events?|attacks?|seizures?|fits?|bleeding|symptoms)\b",
+    r"|\b(?:has\s+had\s+)?no\s+further\s+(?:pain|episodes?|events?|attacks?|seizures?|fits?|bleeding|symptoms)\b"
+    # round 34: pain-free ever since ("Since discharge he has been completely pain-free")
+    r"|\b(?:been|remained|remains|stayed)\s+(?:entirely\s+|completely\s+|totally\s+)?(?:symptom|pain|headache)"
+    r"[\s-]?free\b",
     FLAGS,
 )
 
@@ -1226,6 +1233,26 @@ _WEEKS_LATER = _compile(
 
 # round 30: a list of warning signs that "should prompt immediate attendance" (safety-netting advice)
 _PROMPTS_AFTER = _compile(r"[^.;\n]{0,120}?\b(?:should|must|would|will)\s+prompt\b", FLAGS)
+
+
+# round 34: a finding said unchanged in the relative clause after it ("breathless after 50 yards, which is
+# unchanged over his last three reviews"), which the scope terminator "which" cuts from the words read after
+# the finding; not unchanged despite or after treatment
+_UNCHANGED_AFTER = _compile(
+    r"[^.;\n]{0,40}?,?\s*\b(?:which|that)\s+(?:is|has\s+been|remains|was)\s+unchanged\b"
+    r"(?!\s+(?:despite|after|with|following|since\s+(?:the\s+)?(?:gtn|nitrate|treatment)))",
+    FLAGS,
+)
+
+
+# round 34: the writer's relative who "has had" the finding for some time now is the patient ("my dad has had
+# a tight pain in the middle of his chest for about an hour now"), not family history
+_WRITERS_RELATIVE_HAS_HAD = _compile(r"^(?:my|our)\s+\w+\s+(?:has|have)\s+had$", FLAGS)
+_ONGOING_AFTER = _compile(
+    r"[^.;!?\n]{0,60}?\b(?:for\s+(?:about\s+|around\s+|over\s+|the\s+(?:last|past)\s+)?(?:an?|\d+|one|two|three|few)"
+    r"\s+(?:mins?|minutes?|hours?|hrs?)\b|since\s+(?:this\s+morning|lunch|breakfast|last\s+night|\d)|still\s+there)",
+    FLAGS,
+)
 
 
 def _past_frame(text: str, clause_before: str, end: int) -> bool:
@@ -1257,12 +1284,17 @@ def _context_reason(
     before = lexicon.pseudo_negation.sub(" ", _last_words(before, 14))
     if lexicon.negation_pre.search(before):
         return "negated"
-    if hypothetical and lexicon.hypothetical_pre.search(_after_consequence(before)):
+    if hypothetical and any(
+        not (_WRITERS_RELATIVE_HAS_HAD.search(cue.group()) and _ONGOING_AFTER.match(text, end))
+        for cue in lexicon.hypothetical_pre.finditer(_after_consequence(before))
+    ):
         return "hypothetical"
     if hypothetical and _in_condition(clause_before):
         return "hypothetical"
     if hypothetical and _PROMPTS_AFTER.match(text, end):
         return "hypothetical"
+    if hypothetical and _UNCHANGED_AFTER.match(text, end):
+        return "historical"
     window = _first_words(following, POST_WINDOW_WORDS)
     if hypothetical and lexicon.historical_post is not None and lexicon.historical_post.search(window):
         return "historical"
@@ -1557,8 +1589,11 @@ def _value_hits(
             reason = "superseded by a later value"
         if reason is None and _IN_PAST_BRACKET.search(text, max(0, start - _PAST_BRACKET_REACH), start):
             reason = "historical"
-        if reason is None and _OPENS_LONG_AGO.search(_sentence_before(text, start)):
-            reason = "historical"  # round 33: "years ago I had a sugar of 2.4 when I skipped lunch …"
+        opening = _sentence_before(text, start)
+        if reason is None and (_OPENS_LONG_AGO.search(opening) or _SENTENCE_OPENS_IN_PAST.search(opening)):
+            # round 33: "years ago I had a sugar of 2.4 when I skipped lunch …"; round 34: or a past year, as
+            # for a finding ("back in 2019 my potassium dropped really low, like 2.6")
+            reason = "historical"
         yield start, end, reason
 
 
@@ -1700,8 +1735,20 @@ def _within_stated_target(text: str, start: int, end: int, value: float) -> bool
     return False
 
 
+# round 34: or a later value dated this morning after it ("admitted last week with Na 112 mmol/L, …; Na 134
+# mmol/L this morning")
+_VALUE_THIS_MORNING = _compile(
+    r"(?<![\d.:/])(?P<v>\d+(?:\.\d+)?)\s*(?:mmol/l|mg/dl|%|ng/l|g/l|mmol/mol)?\s+(?:this\s+(?:morning|am)|today)\b",
+    FLAGS,
+)
+
+
 def _superseded(rule: Threshold, text: str, end: int, low: float | None, high: float | None) -> bool:
-    for repeat in _REPEAT_VALUE.finditer(text, end, min(len(text), end + _REPEAT_REACH)):
+    window = min(len(text), end + _REPEAT_REACH)
+    for repeat in (
+        *_REPEAT_VALUE.finditer(text, end, window),
+        *_VALUE_THIS_MORNING.finditer(text, end, window),
+    ):
         value = float(repeat.group("v"))
         if (low is None or value >= low) and (high is None or value <= high):
             return True
@@ -2057,7 +2104,9 @@ _REPORTED_VALUE = _compile(
     # round 32: or telephoned ("Na 118 in EPR, lab phoned through 128 on same sample")
     r"|(?:phoned|called|rang|telephoned)\s+(?:through|in|back|us|me|the\s+ward)"
     # round 33: or a reading someone got ("the home health nurse did a finger stick … with hers and got 212")
-    r"|(?:and\s+)?got|came\s+back(?:\s+(?:as|at))?)"
+    r"|(?:and\s+)?got|came\s+back(?:\s+(?:as|at))?"
+    # round 34: or "has it as" ("the ED note records it as 4.5 ng/L")
+    r"|" + _IT_AS.pattern + r")"
     r"\s*:?\s*$"
     # issue 22z: a result named as a value ("the app shows tuesday's result as 4.1")
     r"|\b(?:result|level|reading|value)s?\s+(?:as|at)\s*$"
@@ -2253,7 +2302,8 @@ _IMPLIED_DOSE = _compile(
     FLAGS,
 )
 _WEIGHT_NEAR = _compile(r"\b(?:per\s+kg|/kg|kg)\b", FLAGS)
-_WORKED_OUT = _compile(r"(?:/|\bper\s+)kg\s*(?:=|→|->)\s*$", FLAGS)
+# round 34: or from the weight itself ("treatment dose 1 mg/kg BD (wt 82 kg = 80 mg BD)")
+_WORKED_OUT = _compile(r"(?:(?:/|\bper\s+)kg|\b\d+(?:\.\d+)?\s*kg)\s*(?:=|→|->)\s*$", FLAGS)
 # round 16: a strength said without its unit after taking or being on it ("the letter says i should be on 75",
 # "son adamant he takes 125"), at a clause's end or before a frequency; 10 or more (not a tablet count)
 _BARE_DOSE = _compile(
@@ -2292,6 +2342,12 @@ _ONLY_AFTER = _compile(
 )
 # round 32: or "only" before it ("hospital allergy record lists only penicillin (nausea)")
 _ONLY_BEFORE = _compile(r"\b(?:lists|shows|has|records|documents|says|reads)\s+only\s+$", FLAGS)
+# round 34: an allergy field, box or band and what it says, right before the allergen
+_FIELD_SAYS = _compile(
+    r"\ballerg(?:y|ies)\s+(?:box|field|section|band|bracelet|alert|label|wristband|tab)\s+"
+    r"(?:says|reads|shows|lists|states|has)\s*:?\s*$",
+    FLAGS,
+)
 # issue 22z round 13: a question's auxiliary opening the part of the clause a change cue is in ("the letter
 # says 58 kg but i was 49, does that change my dose"); not "has"/"have", which state a change made
 _ASKED_BEFORE = _compile(
@@ -2343,6 +2399,10 @@ _RECENT = _compile(
     r"|[1-9]\s*/\s*7\s+ago|1\s*/\s*52\s+ago)\b",
     FLAGS,
 )
+# round 34: in a text about a neonate, its birth weight is still its dosing weight ("term neonate on
+# gentamicin - NICU chart birth weight 3.4 kg, pharmacy profile has 2.4 kg")
+_NEONATE = _compile(r"\b(?:neonates?|newborns?|nicu|scbu|day\s+[0-7]\s+of\s+life)\b", FLAGS)
+_BIRTH_WEIGHT = _compile(r"\bbirth\s*(?:weight|wt)\b", FLAGS)
 # round 22: a weight said to be stable over a past span is today's ("weighed 86 kg … today and reports that
 # her weight has been stable for the last year")
 _STABLE = _compile(
@@ -2375,6 +2435,9 @@ HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation
 _SEVERE_REACTION = _compile(
     r"\banaphyla\w*|\bangio[\s-]?o?edema\b|\bsjs\b|\bstevens[\s-]+johnson\b|\btoxic\s+epidermal\b"
     r"|\b(?-i:DRESS|TEN)\b|\bbronchospasm\b|\b(?:throat|airway|tongue|lip)\s+swelling\b"
+    # round 34: a swollen face, or wheeze (aspirin-exacerbated respiratory disease) ("pt describes wheeze and
+    # facial swelling within an hour of aspirin")
+    r"|\b(?:facial|face|lips?)\s+(?:swelling|oedema|edema)\b|\bswollen\s+(?:face|lips?|tongue|throat)\b|\bwheez\w*"
     r"|\b(?:required|needed|needing|given)\s+(?:im\s+)?(?:adrenaline|epinephrine|epi-?pen)\b",
     FLAGS,
 )
@@ -2451,7 +2514,11 @@ _DOCUMENT_MADE = _compile(
     r"\b(?:signed|completed|filled\s+(?:in|out)|drawn\s+up|witnessed|put\s+in\s+place)\b", FLAGS
 )
 # issue 22z: the value that opens the second half of "Na 118 on VBG vs 134 on lab chem"
-_LEADING_VALUE = _compile(r"\s*\d+(?:\.\d+)?(?=\s+(?:on|per|from|by|in)\s)", FLAGS)
+# round 34: or its source in brackets after it ("Plt 42 (lab, 07:10) / 142 (h/o sheet)")
+_LEADING_VALUE = _compile(r"\s*\d+(?:\.\d+)?(?=\s+(?:on|per|from|by|in)\s|\s*\((?!\s*\d))", FLAGS)
+# round 34: a date that opens its clause, then where it is written ("DOB 03/07/1948 on wristband, 07/03/1948
+# on the referral letter and request form"), as a value does above
+_LEADING_DATE = _compile(r"\s*\d{1,2}/\d{1,2}/\d{2,4}(?=\s+(?:on|per|from|by|in)\s|\s*\((?!\s*\d))", FLAGS)
 # issue 22z: the second half of "given as 14 March in the summary and as 21 March in the note"
 _AS_AGAIN = _compile(r"\s*as\s+(?=\d)", FLAGS)
 # issue 22z: a negative auxiliary before an activity ("they havent been giving it")
@@ -3276,7 +3343,12 @@ def _mentions(
     # issue 22z round 12: or a short entry that is a source and a date ("ED registration 13/07/1948")
     if (
         not dated_event
-        and (_REPORTING.search(clause) or _AS_AGAIN.match(clause) or len(clause.split()) <= _ENTRY_WORDS)
+        and (
+            _REPORTING.search(clause)
+            or _AS_AGAIN.match(clause)
+            or len(clause.split()) <= _ENTRY_WORDS
+            or _LEADING_DATE.match(clause)
+        )
         and a.source.search(clause)
     ):
         date = _DATE_STATED.search(clause)  # "the cardiology letter says March 2021": the event nearby
@@ -3334,7 +3406,13 @@ def _mentions(
         # source's list of that one only ("ED triage chart lists aspirin only")
         for n in named:
             instead = _INSTEAD_BEFORE.search(clause, max(0, n.start() - 40), n.start())
-            only = _ONLY_AFTER.match(clause, n.end()) or _ONLY_BEFORE.search(clause, 0, n.start())
+            only = (
+                _ONLY_AFTER.match(clause, n.end())
+                or _ONLY_BEFORE.search(clause, 0, n.start())
+                # round 34: or the one allergen an allergy field says ("drug chart allergy box says
+                # doxycycline")
+                or (_FIELD_SAYS.search(clause, 0, n.start()) and not any(o.start() > n.end() for o in named))
+            )
             if instead or (only and a.source.search(clause, 0, n.start())):
                 add("allergy", "*", ("only", _allergen_key(n, a)), n.start(), n.end())
     graded = next(((g, m) for g, pattern in _REACTION_GRADES if (m := pattern.search(clause))), None)
@@ -3642,7 +3720,12 @@ _SAME_OCCASION = _compile(
     # round 18: or one study, procedure or set of bloods ("on the same Doppler of 3 April", "the same set")
     r"|scan|doppler|ultrasound|x-?ray|film|study|procedure|operation|op|set|gas|run"
     # round 23: one venepuncture ("lab chem from same stick 138")
-    r"|stick|venepuncture|venipuncture|syringe)\b"
+    r"|stick|venepuncture|venipuncture|syringe"
+    # round 34: or one test ("the same blood test from 10th April on the NHS app")
+    r"|blood(?:\s+test)?|bloods|test|panel)\b"
+    # round 34: or the date the other source gave ("the laboratory result we hold for that date is 84
+    # mmol/mol")
+    r"|\b(?:for|on|from)\s+that\s+(?:date|day)\b"
     r"|\bat\s+the\s+same\s+time\b|\bsimultaneous(?:ly)?\b|\bsame[\s-]+day\b"
     r"|\b(?:drawn|taken|sent|collected)\s+together\b"
     # round 22: one sample split between two laboratories
@@ -4158,6 +4241,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     facts = [_memo(memo, ("facts", c), lambda c: _clause_facts(c, a)) for c in clause_text]
     sources = [f[0] for f in facts]
     dated = [f[1] for f in facts]
+    neonate = _NEONATE.search(text) is not None
 
     def flagged(pattern: regex.Pattern | None, i: int) -> bool:
         return pattern is not None and pattern.search(clause_text[i]) is not None
@@ -4179,6 +4263,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         clause = (
             _STABLE.sub(" ", _RECENT.sub(" ", clause_text[i])) if attribute == "weight" else clause_text[i]
         )
+        if attribute == "weight" and neonate:
+            clause = _BIRTH_WEIGHT.sub(" ", clause)
         return a.history.search(clause) is not None
 
     def in_force_history(i: int) -> bool:

@@ -349,6 +349,19 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "Sepsis-screen", a relative who developed it, a minor head injury and its advice sheet, a liquid medicine a
   child drank, numbness climbing from the feet, the chemical after its verb, "will jump from", "swallow the
   whole box").
+- development half 32 (``detector_heldout_dev32.yaml``, split ``dev``, issue 22z round 34): the mechanisms
+  blind half 43's misses and false positives showed (C: "not same as", two documents that record different
+  things, an hCG positive further on, a scan that found no pregnancy, comfort measures only, a crossmatch in
+  shorthand, two sources that now both say one value, "up to and including", a dose given at a clock time, a
+  drug not used since, wheeze and a swollen face as a severe reaction, the same blood test, "for that date",
+  "records it as", a value or a date opening its clause before its source, the one allergen an allergy field
+  says, a dose worked out from the weight, a neonate's birth weight; M: "nowhere in the notes", "not
+  reportable", "not rec'd", "never got it", a result that did not come with the referral, "no observations
+  missing", transport home and a fax "no.", "none was sent"; H: "Educ re", "anxious re", prophylaxis, "is her
+  usual", "which is unchanged", a value in a sentence opening in a past year, an admission weeks ago and
+  pain-free since, an ideation resolved, a later value this morning, two limbs of one side, facial asymmetry,
+  words mixed up, a grip lost on one side, "worst ever" further on, a farewell with a supply, the writer's
+  relative who has had it for an hour now, methanol and ethylene glycol levels).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind43|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -406,6 +419,7 @@ DEV28_FILE = HERE / "detector_heldout_dev28.yaml"
 DEV29_FILE = HERE / "detector_heldout_dev29.yaml"
 DEV30_FILE = HERE / "detector_heldout_dev30.yaml"
 DEV31_FILE = HERE / "detector_heldout_dev31.yaml"
+DEV32_FILE = HERE / "detector_heldout_dev32.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -777,6 +791,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV29_FILE).items,
         *load_heldout(DEV30_FILE).items,
         *load_heldout(DEV31_FILE).items,
+        *load_heldout(DEV32_FILE).items,
         *paraphrase_items(),
     ]
 

@@ -254,3 +254,22 @@ def before_round33(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     entries (a result "not showing", a "plan to jump"), tested as the detectors read before round 33."""
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND33_LINES, "round32")
     default_lexicon().memo.clear()
+
+
+# the start of round 34's lexicon line that reads an item of an earlier round too: two sources that "both now
+# say" one value (round 13's "rescheduled … both now say 17/05" is explained by its change cue)
+ROUND34_LINES = (("attributes.yaml", '  "re:\\\\bboth\\\\s+now\\\\s+(?:say'),)
+
+
+@pytest.fixture
+def before_round34(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 34's general readings that cover items of earlier, narrower mechanisms taken out -- a numeric
+    date that opens its clause before its source (``_LEADING_DATE``), a neonate's birth weight as today's
+    (``_NEONATE``) and "both now say" (gone from the lexicon copies that ``lexicon_without`` builds, on top of
+    any earlier round's copy): those items are tested as the detectors read before round 34."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_LEADING_DATE", regex.compile(r"(?!)"))
+    monkeypatch.setattr(detectors, "_NEONATE", regex.compile(r"(?!)"))
+    lexicon_source_without(monkeypatch, tmp_path_factory, ROUND34_LINES, "round33")
+    default_lexicon().memo.clear()

@@ -69,7 +69,13 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
         r'"re:(?:↓|\\b(?:decreased|reduced|less|no)\\b)\\s*(?:fms?',
         None,
     ),
-    ("dh25_none_felt", "modifiers.yaml", r'"re:\\bnone\\b(?!\\s+felt\\b)"', '"none"'),
+    (  # round 34 added more words after "felt"; the whole lookahead goes
+        "dh25_none_felt",
+        "modifiers.yaml",
+        r'"re:\\bnone\\b(?!\\s+(?:felt|accompanied|came|arrived|was\\s+(?:sent|enclosed|attached)|enclosed|attached'
+        r'|on\\s+file)\\b)"',
+        '"none"',
+    ),
     ("dh25_stockpiled", "high_risk.yaml", '"stockpil*"', None),
     ("dh25_saving_counted", "high_risk.yaml", r'"re:\\bsaving\\s+(?:up', None),
     ("dh25_take_tonight", "high_risk.yaml", r'"re:\\bgoing\\s+to\\s+take', None),

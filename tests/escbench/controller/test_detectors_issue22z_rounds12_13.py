@@ -31,7 +31,11 @@ WITHOUT_AUXILIARY = regex.compile(r"\b(?:no|not|without|never)\b(?:\s+[\w-]+){0,
 
 # these mechanisms are tested as the detectors read before round 23's general status readings
 pytestmark = pytest.mark.usefixtures(
-    "before_round23_status", "before_round24_reaction", "before_round26_stem", "before_round30"
+    "before_round23_status",
+    "before_round24_reaction",
+    "before_round26_stem",
+    "before_round30",
+    "before_round34",
 )
 
 

@@ -55,7 +55,7 @@ ABO_ALONE_ROUND_19 = regex.compile(detectors._ABO_ALONE.pattern.replace(detector
 
 # these mechanisms are tested as the detectors read before round 23's general status readings
 pytestmark = pytest.mark.usefixtures(
-    "before_round23_status", "before_round25_lab", "before_round30", "before_round31"
+    "before_round23_status", "before_round25_lab", "before_round30", "before_round31", "before_round34"
 )
 
 

@@ -71,7 +71,12 @@ def _states_another_round_20(
 
 # these mechanisms are tested as the detectors read before round 23's general status readings
 pytestmark = pytest.mark.usefixtures(
-    "before_round23_status", "before_round25_lab", "before_round29_record", "before_round30", "before_round31"
+    "before_round23_status",
+    "before_round25_lab",
+    "before_round29_record",
+    "before_round30",
+    "before_round31",
+    "before_round34",
 )
 
 
