@@ -259,6 +259,7 @@ BLIND_SHA256 = {
     "blind41": "3fe41203193ce49d0b593bee9d1e60f3c088d56ba8709ed16ff29061f8762f54",
     "blind42": "33f155bbf85eee3bd497e8339fed0215b1785d6ca27d44538cd2538c1ebc3a47",
     "blind43": "f0210eb11d9903e2c75ccef0e15d7ac32683218977db0eb11bd498025ef26335",
+    "blind44": "2ce2a14d1c7845114c6dc9a4ddcf8a19396b66742e61c4a504619b0cf8218d1b",
 }
 
 
@@ -339,6 +340,7 @@ BLIND_SPLITS = {
     "blind41": ("zv", "BLIND41_FILE"),
     "blind42": ("zw", "BLIND42_FILE"),
     "blind43": ("zx", "BLIND43_FILE"),
+    "blind44": ("zy", "BLIND44_FILE"),
 }
 
 
