@@ -194,14 +194,14 @@ LEXICON_ENTRIES = [
     (
         "dh34_headache_worst_ever_later",
         "high_risk.yaml",
-        r"[^.;\\n]{0,60})\\bworst\\s+ever\\b",
-        r"[^.;\\n]{0,60})\\bzzq\\s+ever\\b",
+        r'"re:\\bworst\\s+ever\\b(?<=',
+        r'"re:\\bzzq\\s+ever\\b(?<=',
     ),
     (
         "dh34_headache_sudden_onset_later",
         "high_risk.yaml",
-        r"[^.;\\n]{0,40})\\bsudden[\\s-]+onset\\b",
-        r"[^.;\\n]{0,40})\\bzzq[\\s-]+onset\\b",
+        r'"re:\\bsudden[\\s-]+onset\\b(?<=',
+        r'"re:\\bzzq[\\s-]+onset\\b(?<=',
     ),
     (
         "dh34_after_this_lot",

@@ -214,6 +214,10 @@ FLOORS = {
     # it): its one untouched run on round 33 (2-T), C 90/110 / 2/55, M 44/50 / 2/32, H 63/70 / 8/84 (2-S: C
     # 89/110); since read for round 34: C 107/110 / 1/55, M 50/50 / 0/32, H 69/70 / 0/84
     "blind43": {"conflict": (0.97, 0.02), "missing": (1.00, 0.00), "high_risk": (0.98, 0.00)},
+    # blind v44 (as v38, all three files reviewed; frozen after round 34 was committed and before anyone read
+    # it): its one untouched run on round 34 (2-U), C 95/110 / 2/55, M 48/50 / 2/32, H 69/70 / 7/84 (2-T: H
+    # 8/84)
+    "blind44": {"conflict": (0.86, 0.04), "missing": (0.96, 0.07), "high_risk": (0.98, 0.09)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
