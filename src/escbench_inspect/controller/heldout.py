@@ -169,6 +169,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the forty-third (``docs/blind_halves/author_spec_v44.md``, six authors, each file checked by a
   blind reviewer); written while round 34 was read from blind half 43, frozen after round 34 was committed and
   before anyone read it; run once on round 34 (2-U).
+- blind half 45 (``detector_heldout_blind45.yaml``, split ``blind45``, ids ``zzh_``/``zzc_``/``zzm_``, issue
+  22z): as the forty-fourth (``docs/blind_halves/author_spec_v45.md``, six authors, each file checked by a
+  blind reviewer); written while round 35 was read from blind half 44, frozen before round 35 was committed
+  and before anyone read it; to be run once on round 35.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -367,7 +371,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   words mixed up, a grip lost on one side, "worst ever" further on, a farewell with a supply, the writer's
   relative who has had it for an hour now, methanol and ethylene glycol levels).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind44|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind45|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -467,6 +471,7 @@ BLIND41_FILE = HERE / "detector_heldout_blind41.yaml"
 BLIND42_FILE = HERE / "detector_heldout_blind42.yaml"
 BLIND43_FILE = HERE / "detector_heldout_blind43.yaml"
 BLIND44_FILE = HERE / "detector_heldout_blind44.yaml"
+BLIND45_FILE = HERE / "detector_heldout_blind45.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -514,6 +519,7 @@ Half = Literal[
     "blind42",
     "blind43",
     "blind44",
+    "blind45",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -563,6 +569,7 @@ SPLIT_PREFIX = {
     "blind42": "zw",
     "blind43": "zx",
     "blind44": "zy",
+    "blind45": "zz",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -611,6 +618,7 @@ HALF_TITLES = {
     "blind42": "blind half 42 (all three detectors)",
     "blind43": "blind half 43 (all three detectors)",
     "blind44": "blind half 44 (all three detectors)",
+    "blind45": "blind half 45 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -264,6 +264,7 @@ BLIND_SHA256 = {
     "blind42": "33f155bbf85eee3bd497e8339fed0215b1785d6ca27d44538cd2538c1ebc3a47",
     "blind43": "f0210eb11d9903e2c75ccef0e15d7ac32683218977db0eb11bd498025ef26335",
     "blind44": "2ce2a14d1c7845114c6dc9a4ddcf8a19396b66742e61c4a504619b0cf8218d1b",
+    "blind45": "a3b827ae2e0d043d9be82714bd44aaaf7135fd701ee9b2df2c780be804c939f2",
 }
 
 
@@ -345,6 +346,7 @@ BLIND_SPLITS = {
     "blind42": ("zw", "BLIND42_FILE"),
     "blind43": ("zx", "BLIND43_FILE"),
     "blind44": ("zy", "BLIND44_FILE"),
+    "blind45": ("zz", "BLIND45_FILE"),
 }
 
 
