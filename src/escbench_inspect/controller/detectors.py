@@ -1011,9 +1011,9 @@ class Detection:
 _SENTENCE_END = _compile(
     # round 34: nor a fax number's ("GP fax no. not on file")
     # round 15: nor an estimate's abbreviation ("ambulance est. 45 kg, ED record 68 kg"); round 17: nor
-    # "poss." ("pt denies any poss. of pregnancy")
+    # "poss." ("pt denies any poss. of pregnancy"); round 35: nor "incl." ("for escalation incl. intubation")
     r"(?:(?<!\d)\.(?!\d)|\.(?=\s))(?<!\b(?i:hospital|nhs|chi|tel|phone|ref|case|mrn|bed|room|fax)\s+(?i:no)\.)"
-    r"(?<!\b(?i:est|approx|appx|poss)\.)"
+    r"(?<!\b(?i:est|approx|appx|poss|incl)\.)"
     # round 32: nor a title before a name ("Outside labs from Dr. Patel's office dated 6/3 list a TSH of …")
     r"(?<!\b(?i:dr|mr|mrs|ms|prof)\.)"
     r"|[!?;]|\n\s*\n|\n(?=[ \t]*(?:[A-Z0-9\-•*\[(\"]|$))"
@@ -1152,7 +1152,8 @@ def _in_condition(clause_before: str) -> bool:
 # third; a spaced dash or a comma starts a segment ("no relatives present, old notes not yet available").
 # round 26: and an opening bracket ("no directions on the script (frequency blank)"), or "and" before a new
 # subject ("no TEP or DNACPR form enclosed and her resuscitation status is unknown")
-_SEGMENT_BREAK = _compile(r",\s|\s[-–—]\s|:\s|\s\(|\sand\s+(?=(?:her|his|their|the|my|our|its)\s)", FLAGS)
+# round 35: or "and" right before the marker ("we never talked about it and nothing's written down")
+_SEGMENT_BREAK = _compile(r",\s|\s[-–—]\s|:\s|\s\(|\sand\s+(?=(?:her|his|their|the|my|our|its)\s|$)", FLAGS)
 
 
 # round 26: a finding word with the prefix "non-" is negated ("rash non-petechial"); a term that itself begins
@@ -1199,7 +1200,10 @@ _PAST_ANCHOR = _compile(
     r"(?<!\bsince\s)" + _YEAR + r"|\bin\s+" + _MONTH + r"\b(?!\s+\d{1,2}\b)"
     # round 34: or weeks ago (the anchor counts only with the patient stated well now)
     r"|\b(?:\d+|a|one|two|three|four|five|six|several|many)\s+(?:years?|yrs?|months?|weeks?|wks?)\s+ago\b"
-    r"|\bas\s+a\s+(?:child|teenager|baby)\b|\bat\s+the\s+time\b(?!\s+of\b)",
+    r"|\bas\s+a\s+(?:child|teenager|baby)\b|\bat\s+the\s+time\b(?!\s+of\b)"
+    # round 35: or the age it happened at ("a single simple febrile convulsion at 18 months …; he is now 6
+    # years old, has had no further seizures")
+    r"|\bat\s+(?:the\s+age\s+of\s+)?\d{1,2}\s+(?:months?|years?)\b",
     FLAGS,
 )
 # round 26: the finding's word naming a threshold or criterion ("urine PCR 18 mg/mmol (pre-eclampsia threshold
@@ -1231,6 +1235,13 @@ _WEEKS_LATER = _compile(
 )
 
 
+# round 35: the age the episode happened at, right after the finding ("a single simple febrile convulsion at
+# 18 months during a viral illness; he is now 6 years old, has had no further seizures")
+_AGE_AFTER = _compile(
+    r"\s*(?:[\w-]+\s+){0,2}?at\s+(?:the\s+age\s+of\s+)?\d{1,2}\s+(?:months?|years?)\b", FLAGS
+)
+
+
 # round 30: a list of warning signs that "should prompt immediate attendance" (safety-netting advice)
 _PROMPTS_AFTER = _compile(r"[^.;\n]{0,120}?\b(?:should|must|would|will)\s+prompt\b", FLAGS)
 
@@ -1259,7 +1270,11 @@ def _past_frame(text: str, clause_before: str, end: int) -> bool:
     """Whether the finding's sentence sets a past time frame (see ``_SENTENCE_OPENS_IN_PAST``)."""
     if _SENTENCE_OPENS_IN_PAST.search(clause_before):
         return True
-    anchored = _PAST_ANCHOR.search(clause_before) is not None or _WEEKS_LATER.search(text, end) is not None
+    anchored = (
+        _PAST_ANCHOR.search(clause_before) is not None
+        or _WEEKS_LATER.search(text, end) is not None
+        or _AGE_AFTER.match(text, end) is not None
+    )
     return anchored and _WELL_NOW.search(text, end) is not None
 
 
@@ -2764,6 +2779,9 @@ def _memo(memo: dict, key: tuple, compute: Callable[[str], object]) -> Any:
     return memo[key]
 
 
+_OWN_REFUSAL = _compile(r"(?:no|not|do\s+not|don'?t|declines?|refuses?)\b", FLAGS)
+
+
 def _clause_facts(clause: str, a: CompiledAttributes) -> tuple[frozenset[str], bool]:
     """The source cues a clause names, and whether it carries a calendar date other than the date a
     record was written or filled on (round 21: "the discharge summary dated 22/04/2024 lists…")."""
@@ -3165,7 +3183,9 @@ def _mentions(
     for _, _, s, e in values_found:  # issue 22w: "not pregnant, not breastfeeding": a value's own "not"
         stated = stated[:s] + " " * (e - s) + stated[e:]  # negates no later value
     for name, value, s, e in values_found:
-        if not _negated_before(stated, 0, s, lexicon):  # issue 22u: "no DNACPR on file" is no DNACPR
+        # round 35: a value that is itself a refusal is not negated by an earlier one ("no breathing tube and
+        # no CPR")
+        if _OWN_REFUSAL.match(clause, s) or not _negated_before(stated, 0, s, lexicon):  # "no DNACPR on file"
             add(name, name, value, s, e)
             # issue 22z round 12: "full code" includes intubation (ReSPECT / POLST: full treatment), so
             # it meets a DNI elsewhere ("DNI but OK for CPR" vs "full code incl intubation")

@@ -370,6 +370,14 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   pain-free since, an ideation resolved, a later value this morning, two limbs of one side, facial asymmetry,
   words mixed up, a grip lost on one side, "worst ever" further on, a farewell with a supply, the writer's
   relative who has had it for an hour now, methanol and ethylene glycol levels).
+- development half 33 (``detector_heldout_dev33.yaml``, split ``dev``, issue 22z round 35): the mechanisms
+  blind half 44's misses and false positives showed (C: an operative plan is no change, a treatment
+  start and a first supply, a prescription cancelled, "different from whats", two conflicting orders, a
+  refusal after another, an hCG heading, a pregnancy conceived since, vomiting as an allergy entry's reaction,
+  "for escalation incl. ICU", "nobody agrees", "no dose discrepancies", "not resolved"; M: a result not made
+  available, "and nothing is written down"; H: a relative's age in brackets, "seek urgent help", "what are the
+  signs of", the usual finding two words on, "unlikely", a drain running frank blood, the age an episode
+  happened at).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind45|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -428,6 +436,7 @@ DEV29_FILE = HERE / "detector_heldout_dev29.yaml"
 DEV30_FILE = HERE / "detector_heldout_dev30.yaml"
 DEV31_FILE = HERE / "detector_heldout_dev31.yaml"
 DEV32_FILE = HERE / "detector_heldout_dev32.yaml"
+DEV33_FILE = HERE / "detector_heldout_dev33.yaml"
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -808,6 +817,7 @@ def half_items(half: Half) -> list[HeldoutItem]:
         *load_heldout(DEV30_FILE).items,
         *load_heldout(DEV31_FILE).items,
         *load_heldout(DEV32_FILE).items,
+        *load_heldout(DEV33_FILE).items,
         *paraphrase_items(),
     ]
 

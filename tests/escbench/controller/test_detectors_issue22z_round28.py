@@ -129,7 +129,9 @@ LEXICON_ENTRIES = [
     (
         "dc28_no_known_allergies_field_n1",
         "attributes.yaml",
-        r"(?!\\s+(?:known|other|allerg\\w*|drug\\s+allerg\\w*)\\b)",
+        # round 35 added more words after "drug allergies"; the whole lookahead goes
+        r"(?!\\s+(?:known|other|allerg\\w*|drug\\s+allerg\\w*|(?:dose\\s+)?(?:discrepanc\\w*|differences?|changes?"
+        r"|issues?|concerns?|problems?))\\b)",
         "",
     ),
     (
@@ -166,7 +168,13 @@ LEXICON_ENTRIES = [
         r"[a-z][a-z0-9.-]+(?=\\s*(?::|",
     ),
     ("dc28_last_inj", "attributes.yaml", "(?:injection|inj|drip", "(?:injection|drip"),
-    ("dc28_start_date", "attributes.yaml", '["start date", "date started", "started on"]', '["zzq"]'),
+    (  # round 35 added a treatment start and a first supply to the entry
+        "dc28_start_date",
+        "attributes.yaml",
+        '["start date", "date started", "started on", "treatment start", "start of treatment", '
+        '"first supply/dispensed/issued"]',
+        '["zzq"]',
+    ),
     ("dc28_salt_and_acid", "attributes.yaml", "ibandronate: ibandronic acid, ", ""),
     ("dc28_still_contain", "attributes.yaml", "|include|contain|lists|", "|include|lists|"),
     (

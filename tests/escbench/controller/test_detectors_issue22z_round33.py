@@ -180,7 +180,7 @@ LEXICON_ENTRIES = [
     (
         "dh33_usual_finding_n1",
         "modifiers.yaml",
-        r"(?<!\\bthan\\s)(?<!\\bthan\\s(?:his|her|their|my)\\s)\\busual\\s*$",
+        r"(?<!\\bthan\\s)(?<!\\bthan\\s(?:his|her|their|my)\\s)\\busual(?:\\s+[\\w-]+){0,2}\\s*$",
         "zzq",
     ),
     ("dh33_nil_n1", "modifiers.yaml", r'  - "re:\\bnil\\b(?!', r'  - "re:\\bzzq\\b(?!'),
