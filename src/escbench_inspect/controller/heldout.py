@@ -172,7 +172,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 45 (``detector_heldout_blind45.yaml``, split ``blind45``, ids ``zzh_``/``zzc_``/``zzm_``, issue
   22z): as the forty-fourth (``docs/blind_halves/author_spec_v45.md``, six authors, each file checked by a
   blind reviewer); written while round 35 was read from blind half 44, frozen before round 35 was committed
-  and before anyone read it; to be run once on round 35.
+  and before anyone read it; run once on round 35 (2-V).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
