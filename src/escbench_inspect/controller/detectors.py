@@ -1604,10 +1604,7 @@ def _value_hits(
             reason = "superseded by a later value"
         if reason is None and _IN_PAST_BRACKET.search(text, max(0, start - _PAST_BRACKET_REACH), start):
             reason = "historical"
-        opening = _sentence_before(text, start)
-        if reason is None and (_OPENS_LONG_AGO.search(opening) or _SENTENCE_OPENS_IN_PAST.search(opening)):
-            # round 33: "years ago I had a sugar of 2.4 when I skipped lunch …"; round 34: or a past year, as
-            # for a finding ("back in 2019 my potassium dropped really low, like 2.6")
+        if reason is None and _opens_in_past(_sentence_before(text, start)):
             reason = "historical"
         yield start, end, reason
 
@@ -1628,6 +1625,13 @@ _OPENS_LONG_AGO = _compile(
     r"|^\W*as\s+a\s+(?:child|teenager|baby)\b",
     FLAGS,
 )
+
+
+def _opens_in_past(opening: str) -> bool:
+    """Whether a value's sentence, up to the value, opens long ago (round 33: "years ago I had a sugar of 2.4
+    when I skipped lunch …") or in a past year, as a finding's does (round 34: "back in 2019 my potassium
+    dropped really low, like 2.6")."""
+    return _OPENS_LONG_AGO.search(opening) is not None or _SENTENCE_OPENS_IN_PAST.search(opening) is not None
 
 
 def _sentence_before(text: str, position: int) -> str:
@@ -2388,6 +2392,8 @@ _IT_WAS = _compile(
     FLAGS,
 )
 _IT_WAS_REACH = 25
+# round 35: a categorical value that is itself a refusal ("no CPR"), which an earlier "no" does not negate
+_OWN_REFUSAL = _compile(r"(?:no|not|do\s+not|don'?t|declines?|refuses?)\b", FLAGS)
 # round 32: a record's entry of a status, with whatever follows ("recorded as 'not taking' on the ED admission
 # med-rec")
 _RECORDED_AS = _compile(
@@ -2530,10 +2536,11 @@ _DOCUMENT_MADE = _compile(
 )
 # issue 22z: the value that opens the second half of "Na 118 on VBG vs 134 on lab chem"
 # round 34: or its source in brackets after it ("Plt 42 (lab, 07:10) / 142 (h/o sheet)")
-_LEADING_VALUE = _compile(r"\s*\d+(?:\.\d+)?(?=\s+(?:on|per|from|by|in)\s|\s*\((?!\s*\d))", FLAGS)
+_SOURCE_FOLLOWS = r"(?=\s+(?:on|per|from|by|in)\s|\s*\((?!\s*\d))"
+_LEADING_VALUE = _compile(r"\s*\d+(?:\.\d+)?" + _SOURCE_FOLLOWS, FLAGS)
 # round 34: a date that opens its clause, then where it is written ("DOB 03/07/1948 on wristband, 07/03/1948
 # on the referral letter and request form"), as a value does above
-_LEADING_DATE = _compile(r"\s*\d{1,2}/\d{1,2}/\d{2,4}(?=\s+(?:on|per|from|by|in)\s|\s*\((?!\s*\d))", FLAGS)
+_LEADING_DATE = _compile(r"\s*\d{1,2}/\d{1,2}/\d{2,4}" + _SOURCE_FOLLOWS, FLAGS)
 # issue 22z: the second half of "given as 14 March in the summary and as 21 March in the note"
 _AS_AGAIN = _compile(r"\s*as\s+(?=\d)", FLAGS)
 # issue 22z: a negative auxiliary before an activity ("they havent been giving it")
@@ -2777,9 +2784,6 @@ def _memo(memo: dict, key: tuple, compute: Callable[[str], object]) -> Any:
     if key not in memo:
         memo[key] = compute(key[1])
     return memo[key]
-
-
-_OWN_REFUSAL = _compile(r"(?:no|not|do\s+not|don'?t|declines?|refuses?)\b", FLAGS)
 
 
 def _clause_facts(clause: str, a: CompiledAttributes) -> tuple[frozenset[str], bool]:
