@@ -437,6 +437,42 @@ DEV30_FILE = HERE / "detector_heldout_dev30.yaml"
 DEV31_FILE = HERE / "detector_heldout_dev31.yaml"
 DEV32_FILE = HERE / "detector_heldout_dev32.yaml"
 DEV33_FILE = HERE / "detector_heldout_dev33.yaml"
+# the development half's files in the order they were written (issue 22 onwards); a round adds its file here
+DEV_FILES = (
+    DEV_FILE,
+    DEV2_FILE,
+    DEV3_FILE,
+    DEV4_FILE,
+    DEV5_FILE,
+    DEV6_FILE,
+    DEV7_FILE,
+    DEV8_FILE,
+    DEV9_FILE,
+    DEV10_FILE,
+    DEV11_FILE,
+    DEV12_FILE,
+    DEV13_FILE,
+    DEV14_FILE,
+    DEV15_FILE,
+    DEV16_FILE,
+    DEV17_FILE,
+    DEV18_FILE,
+    DEV19_FILE,
+    DEV20_FILE,
+    DEV21_FILE,
+    DEV22_FILE,
+    DEV23_FILE,
+    DEV24_FILE,
+    DEV25_FILE,
+    DEV26_FILE,
+    DEV27_FILE,
+    DEV28_FILE,
+    DEV29_FILE,
+    DEV30_FILE,
+    DEV31_FILE,
+    DEV32_FILE,
+    DEV33_FILE,
+)
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
 BLIND4_FILE = HERE / "detector_heldout_blind4.yaml"
@@ -779,45 +815,13 @@ def paraphrase_items() -> list[HeldoutItem]:
 
 
 def half_items(half: Half) -> list[HeldoutItem]:
-    """The items of one half (dev: the three dev files and the paraphrase set; a blind half: its file)."""
+    """The items of one half (dev: the dev files and the paraphrase set; a blind half: its file)."""
     if half == "test":
         return list(load_heldout(TEST_FILE).items)
     if half in BLIND_HALVES:
         return list(load_heldout(blind_file(half)).items)
     return [
-        *load_heldout(DEV_FILE).items,
-        *load_heldout(DEV2_FILE).items,
-        *load_heldout(DEV3_FILE).items,
-        *load_heldout(DEV4_FILE).items,
-        *load_heldout(DEV5_FILE).items,
-        *load_heldout(DEV6_FILE).items,
-        *load_heldout(DEV7_FILE).items,
-        *load_heldout(DEV8_FILE).items,
-        *load_heldout(DEV9_FILE).items,
-        *load_heldout(DEV10_FILE).items,
-        *load_heldout(DEV11_FILE).items,
-        *load_heldout(DEV12_FILE).items,
-        *load_heldout(DEV13_FILE).items,
-        *load_heldout(DEV14_FILE).items,
-        *load_heldout(DEV15_FILE).items,
-        *load_heldout(DEV16_FILE).items,
-        *load_heldout(DEV17_FILE).items,
-        *load_heldout(DEV18_FILE).items,
-        *load_heldout(DEV19_FILE).items,
-        *load_heldout(DEV20_FILE).items,
-        *load_heldout(DEV21_FILE).items,
-        *load_heldout(DEV22_FILE).items,
-        *load_heldout(DEV23_FILE).items,
-        *load_heldout(DEV24_FILE).items,
-        *load_heldout(DEV25_FILE).items,
-        *load_heldout(DEV26_FILE).items,
-        *load_heldout(DEV27_FILE).items,
-        *load_heldout(DEV28_FILE).items,
-        *load_heldout(DEV29_FILE).items,
-        *load_heldout(DEV30_FILE).items,
-        *load_heldout(DEV31_FILE).items,
-        *load_heldout(DEV32_FILE).items,
-        *load_heldout(DEV33_FILE).items,
+        *(item for path in DEV_FILES for item in load_heldout(path).items),
         *paraphrase_items(),
     ]
 
