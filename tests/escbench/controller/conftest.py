@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import regex
-from mechanism_helpers import pattern_before
+from mechanism_helpers import NEVER, pattern_before
 
 from escbench_inspect.controller.detectors import LEXICON_DIR, Lexicon, default_lexicon, load_lexicon
 
@@ -105,7 +105,7 @@ def before_round25_lab(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest
     or ICE as a source, "same am"), which are tested as the detectors read before round 25."""
     from escbench_inspect.controller import detectors
 
-    monkeypatch.setattr(detectors, "_MEASURED_ON", regex.compile(r"(?!)"))
+    monkeypatch.setattr(detectors, "_MEASURED_ON", NEVER)
     monkeypatch.setattr(detectors, "_NOT_A_RESULT", regex.compile(""))
     before = tmp_path_factory.mktemp("round24") / "lexicon"
     edited_copy(LEXICON_DIR, before, "attributes.yaml", ROUND25_SOURCES, "")
@@ -269,7 +269,7 @@ def before_round34(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     any earlier round's copy): those items are tested as the detectors read before round 34."""
     from escbench_inspect.controller import detectors
 
-    monkeypatch.setattr(detectors, "_LEADING_DATE", regex.compile(r"(?!)"))
-    monkeypatch.setattr(detectors, "_NEONATE", regex.compile(r"(?!)"))
+    monkeypatch.setattr(detectors, "_LEADING_DATE", NEVER)
+    monkeypatch.setattr(detectors, "_NEONATE", NEVER)
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND34_LINES, "round33")
     default_lexicon().memo.clear()

@@ -15,6 +15,8 @@ from escbench_inspect.controller.detectors import Lexicon
 from escbench_inspect.controller.heldout import HeldoutItem
 
 Fires = Callable[..., bool]  # fires(item_id, lexicon=None): the item's detector's verdict on it
+# a pattern that never matches: what replaces a module pattern to take its mechanism out
+NEVER = regex.compile(r"(?!)")
 
 
 def module_mechanism_test(
@@ -54,7 +56,7 @@ def lexicon_entry_test(
 
 def pattern_before(pattern: regex.Pattern, old: str, new: str = "") -> regex.Pattern:
     """``pattern`` as it read before a round: the text the round added (present exactly once) replaced by
-    ``new`` (rounds 32 and 33)."""
+    ``new`` (rounds 32 onwards)."""
     assert pattern.pattern.count(old) == 1, old
     return regex.compile(pattern.pattern.replace(old, new), pattern.flags)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 import regex
+from mechanism_helpers import NEVER
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import (
@@ -17,7 +18,6 @@ from escbench_inspect.controller.detectors import (
 )
 
 DEV10 = {i.id: i for i in heldout.load_heldout(heldout.DEV10_FILE).items}
-NEVER = regex.compile(r"(?!)")
 
 
 # these mechanisms are tested as the detectors read before round 23's general status readings

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import pytest
 import regex
-from mechanism_helpers import lexicon_entry_test, module_mechanism_test
+from mechanism_helpers import NEVER, lexicon_entry_test, module_mechanism_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
 
 pytestmark = pytest.mark.usefixtures("before_round30")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV21_FILE).items}
-NEVER = regex.compile(r"(?!)")
 ALWAYS = regex.compile(r"")
 
 

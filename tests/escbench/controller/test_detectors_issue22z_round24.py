@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 import regex
-from mechanism_helpers import lexicon_entry_test, module_mechanism_test
+from mechanism_helpers import NEVER, lexicon_entry_test, module_mechanism_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
@@ -16,7 +16,6 @@ from escbench_inspect.controller.detectors import Lexicon, default_lexicon, dete
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV22_FILE).items}
 # round 25's laboratory readings cover the "same am" item: round 24's mechanisms are tested as read before it
 pytestmark = pytest.mark.usefixtures("before_round25_lab", "before_round30")
-NEVER = regex.compile(r"(?!)")
 
 
 def _swapped(pattern: regex.Pattern, new: str, old: str) -> regex.Pattern:

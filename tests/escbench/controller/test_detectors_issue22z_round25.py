@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import pytest
 import regex
-from mechanism_helpers import all_detector_dev_tests, dev_fires, lexicon_entry_test, module_mechanism_test
+from mechanism_helpers import (
+    NEVER,
+    all_detector_dev_tests,
+    dev_fires,
+    lexicon_entry_test,
+    module_mechanism_test,
+)
 
 from escbench_inspect.controller import detectors, heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV23_FILE).items}
 # these mechanisms are tested as the detectors read before round 27's reading of an absence's object
 pytestmark = pytest.mark.usefixtures("before_round27_object", "before_round30", "before_round33")
-NEVER = regex.compile(r"(?!)")
 ALWAYS = regex.compile(r"")
 RECOVERED_AFTER_ROUND_24 = regex.compile(
     detectors._RECOVERED_AFTER.pattern.replace(

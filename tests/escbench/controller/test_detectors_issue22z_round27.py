@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import pytest
 import regex
-from mechanism_helpers import all_detector_dev_tests, dev_fires, lexicon_entry_test, module_mechanism_test
+from mechanism_helpers import (
+    NEVER,
+    all_detector_dev_tests,
+    dev_fires,
+    lexicon_entry_test,
+    module_mechanism_test,
+)
 
 from escbench_inspect.controller import detectors, heldout
 
 pytestmark = pytest.mark.usefixtures("before_round30")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV25_FILE).items}
-NEVER = regex.compile(r"(?!)")
 # the patterns as they were before round 27
 WELL_NOW_ROUND_26 = regex.compile(
     detectors._WELL_NOW.pattern.split(r"|\b(?:remained|remains", 1)[0], detectors._WELL_NOW.flags

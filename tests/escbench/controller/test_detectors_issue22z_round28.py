@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import pytest
 import regex
-from mechanism_helpers import all_detector_dev_tests, dev_fires, lexicon_entry_test, module_mechanism_test
+from mechanism_helpers import (
+    NEVER,
+    all_detector_dev_tests,
+    dev_fires,
+    lexicon_entry_test,
+    module_mechanism_test,
+)
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import default_lexicon
 
 pytestmark = pytest.mark.usefixtures("before_round30", "before_round32", "before_round33")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV26_FILE).items}
-NEVER = regex.compile(r"(?!)")
 # the pattern as it was before round 28
 RECOVERED_AFTER_ROUND_27 = regex.compile(
     detectors._RECOVERED_AFTER.pattern.split(r"|(?<!\bnot\s|n't\s)\b(?:pain", 1)[0],

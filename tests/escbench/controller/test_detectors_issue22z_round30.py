@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import pytest
 import regex
-from mechanism_helpers import all_detector_dev_tests, dev_fires, lexicon_entry_test, module_mechanism_test
+from mechanism_helpers import (
+    NEVER,
+    all_detector_dev_tests,
+    dev_fires,
+    lexicon_entry_test,
+    module_mechanism_test,
+)
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import IMPLIED, Mention
 
 pytestmark = pytest.mark.usefixtures("before_round31")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV28_FILE).items}
-NEVER = regex.compile(r"(?!)")
 # the patterns as they were before round 30
 DOSE_TAIL_ROUND_29 = regex.compile(
     detectors._DOSE_TAIL.pattern.replace("|u(?!\\s*/)", "", 1).replace(

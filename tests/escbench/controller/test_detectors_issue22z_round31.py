@@ -7,12 +7,17 @@ flip."""
 from __future__ import annotations
 
 import regex
-from mechanism_helpers import all_detector_dev_tests, dev_fires, lexicon_entry_test, module_mechanism_test
+from mechanism_helpers import (
+    NEVER,
+    all_detector_dev_tests,
+    dev_fires,
+    lexicon_entry_test,
+    module_mechanism_test,
+)
 
 from escbench_inspect.controller import detectors, heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV29_FILE).items}
-NEVER = regex.compile(r"(?!)")
 # the pattern as it was before round 31
 IMPLIED_DOSE_ROUND_30 = regex.compile(
     detectors._IMPLIED_DOSE.pattern.replace(r"(?:\s*(?P<unit>", r"\s*(?P<unit>", 1).replace(

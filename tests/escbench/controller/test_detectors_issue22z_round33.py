@@ -6,8 +6,8 @@ item must flip."""
 
 from __future__ import annotations
 
-import regex
 from mechanism_helpers import (
+    NEVER,
     all_detector_dev_tests,
     dev_fires,
     lexicon_entry_test,
@@ -18,7 +18,6 @@ from mechanism_helpers import (
 from escbench_inspect.controller import detectors, heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV31_FILE).items}
-NEVER = regex.compile(r"(?!)")
 
 
 # the patterns as they were before round 33

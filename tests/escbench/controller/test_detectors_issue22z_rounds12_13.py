@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 import regex
-from mechanism_helpers import lexicon_entry_test
+from mechanism_helpers import NEVER, lexicon_entry_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import (
@@ -24,7 +24,6 @@ from escbench_inspect.controller.detectors import (
 DEV12 = {
     i.id: i for path in (heldout.DEV12_FILE, heldout.DEV13_FILE) for i in heldout.load_heldout(path).items
 }
-NEVER = regex.compile(r"(?!)")
 # the change denial as it was before round 12: no negative auxiliary ("hasn't gained")
 WITHOUT_AUXILIARY = regex.compile(r"\b(?:no|not|without|never)\b(?:\s+[\w-]+){0,3}\s*$")
 

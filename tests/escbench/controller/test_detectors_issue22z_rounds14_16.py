@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import pytest
 import regex
-from mechanism_helpers import lexicon_entry_test
+from mechanism_helpers import NEVER, lexicon_entry_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
 
 DEV14 = {i.id: i for i in heldout.load_heldout(heldout.DEV14_FILE).items}
 FLAGS = regex.IGNORECASE | regex.VERSION1
-NEVER = regex.compile(r"(?!)")
 # the patterns as they were before the round that changed them
 CLAUSE_SPLIT_ROUND_13 = regex.compile(
     r",\s+(?:and|while|whereas|but)\s+|\s+(?:but|whereas|while|vs\.?|versus)\s+|\s+and\s+(?=as\s+\d)", FLAGS

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 import regex
-from mechanism_helpers import lexicon_entry_test
+from mechanism_helpers import NEVER, lexicon_entry_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
@@ -18,7 +18,6 @@ DEV15 = {i.id: i for i in heldout.load_heldout(heldout.DEV15_FILE).items}
 DEV16 = {i.id: i for i in heldout.load_heldout(heldout.DEV16_FILE).items}
 DEV = DEV15 | DEV16
 FLAGS = regex.IGNORECASE | regex.VERSION1
-NEVER = regex.compile(r"(?!)")
 # the patterns as they were before the round that changed them
 HEADING_COLON_ROUND_16 = regex.compile(r"\s*:")
 SENTENCE_END_ROUND_16 = regex.compile(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import regex
-from mechanism_helpers import lexicon_entry_test, module_mechanism_test
+from mechanism_helpers import NEVER, lexicon_entry_test, module_mechanism_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import LEXICON_DIR, Lexicon, default_lexicon, detect, load_lexicon
@@ -23,7 +23,6 @@ DEV_FILES = {
 }
 DEV = {i.id: i for path in DEV_FILES for i in heldout.load_heldout(path).items}
 DEV14 = {i.id: i for i in heldout.load_heldout(heldout.DEV14_FILE).items}
-NEVER = regex.compile(r"(?!)")
 FLAGS = regex.IGNORECASE | regex.VERSION1
 # the patterns as they were before round 19
 CLAUSE_SPLIT_ROUND_18 = regex.compile(

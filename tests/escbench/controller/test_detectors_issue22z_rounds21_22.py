@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 import regex
-from mechanism_helpers import lexicon_entry_test, module_mechanism_test
+from mechanism_helpers import NEVER, lexicon_entry_test, module_mechanism_test
 
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
@@ -17,7 +17,6 @@ from escbench_inspect.controller.detectors import Lexicon, default_lexicon, dete
 # round 21's items (dc21_*) and round 22's (dc22_*)
 DEV_FILES = (heldout.DEV19_FILE, heldout.DEV20_FILE)
 DEV = {i.id: i for path in DEV_FILES for i in heldout.load_heldout(path).items}
-NEVER = regex.compile(r"(?!)")
 FLAGS = regex.IGNORECASE | regex.VERSION1
 
 
