@@ -1602,11 +1602,36 @@ def _value_hits(
     for start, end, reason in hits:
         if reason is None and _FIRST_VALUE.match(text, end) and any(later > end for later in within):
             reason = "superseded by a later value"
+        # round 36: or one treated, after which a later statement is within limits ("hypo 0300 BM 2.8
+        # mmol/L, treated w/ 150 mL juice + toast, BM 7.4 at 0315"), the analyte left out ("BM 2.4 mmol/L at
+        # 0300, treated with 4 glucotabs, 6.8 at 0315")
+        if reason is None and (
+            any(later > end and _TREATED.search(text, end, later) for later in within)
+            or _treated_to_within(rule, text, end)
+        ):
+            reason = "superseded by a later value"
         if reason is None and _IN_PAST_BRACKET.search(text, max(0, start - _PAST_BRACKET_REACH), start):
             reason = "historical"
         if reason is None and _opens_in_past(_sentence_before(text, start)):
             reason = "historical"
         yield start, end, reason
+
+
+_TREATED = _compile(r"\b(?:treated|given|gave|following|responded)\b", FLAGS)
+_TREATED_THEN_VALUE = _compile(
+    r"\btreated\b[^.;\n]{0,60}?,\s*(?P<v>\d{1,3}\.\d)\b(?!\s*(?:mg|g|ml|units?)\b)", FLAGS
+)
+_TREATED_REACH = 40
+
+
+def _treated_to_within(rule: Threshold, text: str, end: int) -> bool:
+    """A treatment right after a critical value and then a bare value within the limits."""
+    after = _TREATED_THEN_VALUE.search(text, end, min(len(text), end + _TREATED_REACH + 80))
+    if after is None or after.start() - end > _TREATED_REACH:
+        return False
+    value = float(after.group("v"))
+    low, high = _limits(rule, value, text, after.end())
+    return (low is None or value >= low) and (high is None or value <= high)
 
 
 # round 32: a number that is the hour of a clock time ("… sprayed into R eye at 14:10"); a full stop and two
@@ -1648,6 +1673,14 @@ _FIRST_VALUE = _compile(
 )
 
 
+_MOVED_FROM = _compile(
+    r"\b(?:rose|risen|rising|increased|increasing|climbed|jumped|went\s+up|gone\s+up|fell|fallen|falling"
+    r"|dropped|dropping|decreased|went\s+down|gone\s+down)\s+from\s*$",
+    FLAGS,
+)
+_REACHED = _compile(r"[^.;\n\d]{0,40}?\bto\s+(?P<to>\d+(?:\.\d+)?)", FLAGS)
+
+
 def _value_verdicts(
     compiled: CompiledConcept, rule: Threshold, text: str, lexicon: Lexicon, folded: str | None
 ) -> Iterable[tuple[int, int, str | None]]:
@@ -1669,6 +1702,18 @@ def _value_verdicts(
         end = match.end() + number.end()
         sep, second = number.group("sep"), number.group("second")
         series = None
+        # round 36: a value said to have moved from one number to another ("troponin I rose from 45 ng/L at
+        # presentation to 310 ng/L at 3 hours"): the number it reached is the measured one
+        moved = _MOVED_FROM.search(lead) is not None
+        reached = _REACHED.match(text, end) if moved and sep is None else None
+        if reached:
+            end, series = reached.end(), [float(reached.group("to"))]
+        elif moved and sep in ("to", "-", "–"):
+            series = [float(second)]  # "fell from 6.2 to 2.1"
+        else:
+            moved = False
+        if moved:
+            sep = second = None
         if _NOT_A_MEASUREMENT.match(text, end):
             # issue 22s: serial values at time points ("hs-cTnT 0 h 19 ng/L, 1 h 48 ng/L"): the highest
             series = [
@@ -1679,7 +1724,7 @@ def _value_verdicts(
                 continue
             sep = second = None
         is_range = sep is not None and sep != "/"
-        if (
+        if not moved and (
             is_range
             or lexicon.value_rule.search(lead)
             or lexicon.value_rule.search(_last_words(text[max(0, match.start() - 40) : match.start()], 2))
@@ -2124,6 +2169,8 @@ _REPORTED_VALUE = _compile(
     r"|(?:phoned|called|rang|telephoned)\s+(?:through|in|back|us|me|the\s+ward)"
     # round 33: or a reading someone got ("the home health nurse did a finger stick … with hers and got 212")
     r"|(?:and\s+)?got|came\s+back(?:\s+(?:as|at))?"
+    # round 36: or read out ("the GP receptionist read out 138 from the very same blood test")
+    r"|read\s+(?:out|back|over)"
     # round 34: or "has it as" ("the ED note records it as 4.5 ng/L")
     r"|" + _IT_AS.pattern + r")"
     r"\s*:?\s*$"
@@ -2158,9 +2205,12 @@ _SIDE_ALONE = _compile(
     r"|(?<=\b(?:has|have|had|lists?|listed|records?|recorded|puts?|marks?|marked|documents?|documented)\b"
     r"[^.;,]{0,30}\bas\s+the\s+)(?P<side5>left|right)\b"
     # round 22: "on the R" at a statement's end ("Pt says her axillary node clearance was on the R.")
-    r"|on\s+the\s+(?-i:(?P<side6>[LR]))\b(?=\s*(?:[.;,)!?]|$)))",
+    r"|on\s+the\s+(?-i:(?P<side6>[LR]))\b(?=\s*(?:[.;,)!?]|$))"
+    # round 36: a side given as a record's value, closing its clause ("ward whiteboard and theatre list = R")
+    r"|(?<=[=:]\s{0,3})(?P<side7>left|right|(?-i:L|R|Lt|Rt))\b(?=\s*(?:[.;,)!?]|$)))",
     FLAGS,
 )
+_SIDE_GROUPS = ("side", "side2", "side3", "side4", "side5", "side6", "side7")
 # issue 22y: the ophthalmic abbreviations of a side, upper case ("dense cataract in the LE")
 _EYE_SIDE = _compile(r"\b(?-i:(?P<side>[LR])E)\b")
 # round 16: the eye in Latin, OD right and OS left, read where the text is about eyes (OD is also once daily)
@@ -2257,7 +2307,10 @@ _WEIGHT_CONTEXT = _compile(
     # round 22: or a person said to be so many kg or lb ("says my son is 18 kg but he was 14.5 kg")
     r"|\b(?:is|was|am|are|were|he'?s|she'?s|i'?m)\s+\d{1,3}(?:\.\d+)?\s*(?:kgs?|lbs?|pounds)\b"
     # round 30: or an amount in pounds, which in a chart is a body weight ("had me down as 210 lbs")
-    r"|\b\d{1,3}(?:\.\d+)?\s*(?:lbs?|pounds)\b",
+    r"|\b\d{1,3}(?:\.\d+)?\s*(?:lbs?|pounds)\b"
+    # round 36: a body surface area, or a dose worked out on so many kg ("docetaxel order calculated on 58 kg
+    # (BSA 1.63 m²)")
+    r"|\bBSA\b|\b(?:calculated|dosed|based|worked\s+out)\s+on\s+\d{1,3}(?:\.\d+)?\s*kg\b",
     FLAGS,
 )
 
@@ -2342,7 +2395,7 @@ _NOT_A_PRODUCT = (
     r"|uncrossmatched|only\s+if|if\s+(?:needed|required)|on\s+standby)\b)"
 )
 _BLOOD_GROUP = _compile(
-    r"(?<![\w])(?P<abo>AB|A|B|O)\s*(?:(?i:rh)\s*D?\s*|(?i:rhd)\s*)?"
+    r"(?<![\w])(?P<abo>A[12]?B|A[12]?|B|O)\s*(?:(?i:rh)\s*D?\s*|(?i:rhd)\s*)?"
     r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive)?|neg(?:ative)?)\b)" + _NOT_A_PRODUCT
 )
 # issue 22y: or its reaction ("radiology system flags iodinated contrast reaction (hives)")
@@ -2764,7 +2817,8 @@ def _class_absent(names: str) -> regex.Pattern:
         # issue 22y: or had none of it ("hasn't had any insulin for 2 wks")
         # round 14: or "taking no anticoagulant"
         # round 16: or never started ("never been started on bone protection")
-        r"\b(?:(?:not\s+on|no|never\s+on|not\s+taking|not\s+prescribed|(?:taking|on|receiving)\s+no"
+        # round 36: or "never been on" ("Pt: 'never been on a blood thinner apart from aspirin'")
+        r"\b(?:(?:not\s+on|no|never\s+(?:been\s+)?on|not\s+taking|not\s+prescribed|(?:taking|on|receiving)\s+no"
         r"|never\s+(?:been\s+)?(?:started|put)\s+on"
         r"|(?:has|have|had)(?:n'?t|\s+not)\s+(?:had|taken|been\s+(?:given|on)|received)"
         # round 32: or does not take any ("the care home med sheet says she doesnt take any steroids")
@@ -3069,19 +3123,28 @@ _NOT_ALONE = _compile(
     r"|\b(?:she|pt|patient)\s+isn'?t\b(?=\s*(?:[,.;!?]|$|(?:and|but|so)\b))",
     FLAGS,
 )
+
+
+def _abo(match: regex.Match) -> str:
+    """The ABO group of a match, an A subgroup read as its group (round 36: "grouped him as A1 RhD
+    positive")."""
+    return match.group("abo").upper().replace("1", "").replace("2", "")
+
+
 # issue 22z: an ABO group with its RhD word ("B Pos", "O Neg"), read without a blood context; not an
 # article before a result ("A positive result")
 _BLOOD_GROUP_WORDS = _compile(
-    r"(?<![\w])(?P<abo>AB|A|B|O)\s+(?P<rh>(?i:pos(?:itive)?|neg(?:ative)?))\b(?!\s+[a-z])"
+    r"(?<![\w])(?P<abo>A[12]?B|A[12]?|B|O)\s+(?P<rh>(?i:pos(?:itive)?|neg(?:ative)?))\b(?!\s+[a-z])"
 )
 # issue 22z: an ABO group without its RhD type, after the word "group"
 _ABO_ALONE = _compile(
-    r"(?i:\bgroup)\s+(?:(?i:as|is|was|of|reads?)\s+|[:=]\s*)?(?P<abo>AB|A|B|O)\b"
+    r"(?i:\bgroup)\s+(?:(?i:as|is|was|of|reads?)\s+|[:=]\s*)?(?P<abo>A[12]?B|A[12]?|B|O)\b"
     r"(?!\s*(?:[+\-]|(?i:pos|neg|rh)))"
     + _NOT_A_PRODUCT
     # round 26: or a few words on, the letter ending the clause ("patient group printed on the compatibility
     # label of the issued unit is A."): clause-final, so no article ("is a") is read as a group
-    + r"|(?i:\bgroup)\b[^.;,\n]{1,60}?\s(?i:is|was|reads?|as)\s+(?P<abo>AB|A|B|O)(?=\s*(?:[.;,)]|$))"
+    + r"|(?i:\bgroup)\b[^.;,\n]{1,60}?\s(?i:is|was|reads?|as)\s+"
+    r"(?P<abo>A[12]?B|A[12]?|B|O)(?=\s*(?:[.;,)]|$))"
 )
 _POPULATION_AFTER = _compile(
     r"\s+(?:patients|women|mothers|people|individuals|pregnancies|donors|recipients|pts)\b", FLAGS
@@ -3210,12 +3273,12 @@ def _mentions(
             add("pregnancy_status", IMPLIED, "not_pregnant", *m.span())
     for m in () if blood_context else _BLOOD_GROUP_WORDS.finditer(clause):
         # issue 22z: "B Pos", "O Neg" alone
-        add("blood_group", "blood_group", (m.group("abo"), _sign(m.group("rh"))), m.start(), m.end())
+        add("blood_group", "blood_group", (_abo(m), _sign(m.group("rh"))), m.start(), m.end())
     if blood_context:
         for m in _BLOOD_GROUP.finditer(clause):
-            add("blood_group", "blood_group", (m.group("abo"), _sign(m.group("rh"))), m.start(), m.end())
+            add("blood_group", "blood_group", (_abo(m), _sign(m.group("rh"))), m.start(), m.end())
         for m in _ABO_ALONE.finditer(clause):  # issue 22z: "card reads group A", "gives the group as O"
-            add("blood_group", "blood_group", (m.group("abo"), None), m.start(), m.end())
+            add("blood_group", "blood_group", (_abo(m), None), m.start(), m.end())
         # round 14: the RhD type without its ABO group ("Rh: neg per prenatal record"), and a sign alone
         # that a source states after such a heading ("…, pos per L&D lab today")
         grouped = [m.span() for m in _BLOOD_GROUP.finditer(clause)]
@@ -3305,9 +3368,7 @@ def _mentions(
         add("side", a.part_group[s.group("part").lower()], _SIDE_NAMES.get(side, side), s.start(), s.end())
     for s in _SIDE_ALONE.finditer(clause):
         if not any(t.start() <= s.start() < t.end() for t in sides):
-            side = next(
-                s.group(g) for g in ("side", "side2", "side3", "side4", "side5", "side6") if s.group(g)
-            )
+            side = next(s.group(g) for g in _SIDE_GROUPS if s.group(g))
             add("side", IMPLIED, _SIDE_NAMES.get(side.lower(), side.lower()), *s.span())
     for g in _GESTATION.finditer(clause):
         add("gestation", "gestation", gestation_weeks(g), *g.span())
@@ -3976,6 +4037,12 @@ def _last_dose_of_event(found: list[Mention]) -> list[Mention]:
     ]
 
 
+_EXCEPT_MEMBER = _compile(
+    r"\s*,?\s*(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|bar)\s+(?:(?:the|my|his|her|an?)\s+)?(?P<drug>[a-z-]+)",
+    FLAGS,
+)
+
+
 def _class_stops(
     clause_text: list[str], spans: list[tuple[int, int]], mentions: list[Mention], a: CompiledAttributes
 ) -> list[Mention]:
@@ -3987,9 +4054,11 @@ def _class_stops(
         for pattern, members in a.class_absent:
             for match in pattern.finditer(clause):
                 s, e = spans[i][0] + match.start(), spans[i][0] + match.end()
-                out += [
-                    Mention("medication_status", key, "stopped", i, s, e) for key in sorted(named & members)
-                ]
+                # round 36: a member named as the exception ("never been on a blood thinner apart from
+                # aspirin")
+                excepted = _EXCEPT_MEMBER.match(clause, match.end())
+                kept = named & members - ({excepted.group("drug").lower()} if excepted else set())
+                out += [Mention("medication_status", key, "stopped", i, s, e) for key in sorted(kept)]
     return out
 
 
@@ -4238,6 +4307,19 @@ def _states_another(mentions: list[Mention], clause: int, attribute: str, key: s
     )
 
 
+_DELIVERED = _compile(r"\b(?:delivered|gave\s+birth)\b(?=\s+(?:on\s+|in\s+)?\d)", FLAGS)
+_PREGNANCY_TEST = _compile(r"\b(?:hcg|upt|pregnancy\s+test)\b", FLAGS)
+_TEST_REACH = 30  # the test named before its value ("serum β-hCG this AM 1,450 IU/L")
+
+
+def _test_against_status(m: Mention, n: Mention, text: str) -> bool:
+    """One of two pregnancy statuses is a test's result and the other is not."""
+    if m.attribute != "pregnancy_status":
+        return False
+    tested = [_PREGNANCY_TEST.search(text, max(0, x.start - _TEST_REACH), x.end) is not None for x in (m, n)]
+    return tested[0] != tested[1]
+
+
 def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Mention]]:
     """Pairs of mentions in which two sources state the same attribute with different values.
 
@@ -4411,8 +4493,13 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 if m.attribute == "lab_value"
                 else a.spec.weight_tolerance
             )
+            # round 36: a test's result against the status one source gives, in one clause ("Pre-op checklist
+            # ticked 'not pregnant' — serum β-hCG this AM 1,450 IU/L")
+            tested = m.clause == n.clause and bool(sources[m.clause]) and _test_against_status(m, n, text)
             if not (
-                _conflicting(m, n, tolerance, a.spec.lab_units.get(m.key))
+                _conflicting(
+                    replace(m, same_clause=True) if tested else m, n, tolerance, a.spec.lab_units.get(m.key)
+                )
                 or (m.attribute == "date" and _swapped_numeric(text[m.start : m.end], text[n.start : n.end]))
                 or _other_member(m, n, text, a)
             ):
@@ -4429,8 +4516,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 continue  # a dose without its drug is compared only with the next clause
             i, j = m.clause, n.clause
             if i == j:
-                if len(sources[i]) < 2:  # one clause: two different sources must be named in it
-                    continue
+                if len(sources[i]) < 2 and not tested:
+                    continue  # one clause: two different sources must be named in it
             elif not (sources[i] or sources[j]) or (sources[i] and sources[i] == sources[j]):
                 continue
             if framed_as_change(i, j, m.attribute, m.key) or documented_elsewhere(m, n):
@@ -4443,6 +4530,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 (_BARE_YEAR.search(clause_text[i]) is None) != (_BARE_YEAR.search(clause_text[j]) is None)
             ):
                 continue  # round 26: a past year's pregnancy ("Preg status 2023 adm.: 30/40. Today: neg")
+            if m.attribute == "pregnancy_status" and (flagged(_DELIVERED, i) or flagged(_DELIVERED, j)):
+                continue  # round 36: a pregnancy ended by a dated delivery ("(delivered 11/2022)")
             if m.attribute == "allergy" and _allergy_since(m, n, clause_text):
                 continue
             if m.attribute == "medication_status" and m.value != n.value:

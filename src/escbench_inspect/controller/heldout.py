@@ -173,6 +173,11 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the forty-fourth (``docs/blind_halves/author_spec_v45.md``, six authors, each file checked by a
   blind reviewer); written while round 35 was read from blind half 44, frozen before round 35 was committed
   and before anyone read it; run once on round 35 (2-V).
+- blind half 46 (``detector_heldout_blind46.yaml``, split ``blind46``, ids ``yah_``/``yac_``/``yam_``, issue
+  22z): as the forty-fifth (``docs/blind_halves/author_spec_v46.md``, six authors, each file checked by a
+  blind reviewer); written while round 36 was read from blind half 45, frozen after round 36 was committed
+  and before anyone read it; run once on round 36 (2-W). The ``z?`` prefixes being used up, its ids start
+  ``ya``.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -378,8 +383,17 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   available, "and nothing is written down"; H: a relative's age in brackets, "seek urgent help", "what are the
   signs of", the usual finding two words on, "unlikely", a drain running frank blood, the age an episode
   happened at).
+- development half 34 (``detector_heldout_dev34.yaml``, split ``dev``, issue 22z round 36): the mechanisms
+  blind half 45's misses and false positives showed (C: an A subgroup, a test's result against a status in
+  one clause, a dated delivery, a dose worked out on so many kg, a value read out, a side as a record's value,
+  "blood thinner" in lay words and a member excepted, "never been on", a status field's bare "no", a current
+  pregnancy, a drug not taken at all, a list's name, a correction after which the sources match; M: no weight
+  on the EHR, nothing charted since, a question the writer cannot answer, a plan that accompanies no one; H: a
+  value that moved from one number to another, SJS by its acronym, a blistered rash, painful red eyes, sudden
+  blurred vision, an intention to die, a count of an adult's tablets, a screening question, "same as it has
+  always been", a bedside glucose written "BM", a low value treated and then within limits or "resolved").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind45|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind46|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -437,6 +451,7 @@ DEV30_FILE = HERE / "detector_heldout_dev30.yaml"
 DEV31_FILE = HERE / "detector_heldout_dev31.yaml"
 DEV32_FILE = HERE / "detector_heldout_dev32.yaml"
 DEV33_FILE = HERE / "detector_heldout_dev33.yaml"
+DEV34_FILE = HERE / "detector_heldout_dev34.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -472,6 +487,7 @@ DEV_FILES = (
     DEV31_FILE,
     DEV32_FILE,
     DEV33_FILE,
+    DEV34_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -517,6 +533,7 @@ BLIND42_FILE = HERE / "detector_heldout_blind42.yaml"
 BLIND43_FILE = HERE / "detector_heldout_blind43.yaml"
 BLIND44_FILE = HERE / "detector_heldout_blind44.yaml"
 BLIND45_FILE = HERE / "detector_heldout_blind45.yaml"
+BLIND46_FILE = HERE / "detector_heldout_blind46.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -565,6 +582,7 @@ Half = Literal[
     "blind43",
     "blind44",
     "blind45",
+    "blind46",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -615,6 +633,7 @@ SPLIT_PREFIX = {
     "blind43": "zx",
     "blind44": "zy",
     "blind45": "zz",
+    "blind46": "ya",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -664,6 +683,7 @@ HALF_TITLES = {
     "blind43": "blind half 43 (all three detectors)",
     "blind44": "blind half 44 (all three detectors)",
     "blind45": "blind half 45 (all three detectors)",
+    "blind46": "blind half 46 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

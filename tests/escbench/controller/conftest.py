@@ -273,3 +273,26 @@ def before_round34(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     monkeypatch.setattr(detectors, "_NEONATE", NEVER)
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND34_LINES, "round33")
     default_lexicon().memo.clear()
+
+
+# the starts of round 36's lexicon lines that read items of earlier rounds too: a question about an item
+# the writer cannot answer (round 25's "asked if she has a DNR, we dont know"), a status field's bare answer
+# (round 21's "pregnancy status 'negative'")
+ROUND36_LINES = (
+    ("missing.yaml", '      - "re:\\\\b(?:if|whether)\\\\s+(?:she|he|they|mum|dad'),
+    ("attributes.yaml", '      "re:\\\\bpreg(?:nan(?:t|cy)|\\\\.)?\\\\s+status\\\\s+(?:no|'),
+)
+
+
+@pytest.fixture
+def before_round36(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 36's general readings that cover items of earlier, narrower mechanisms taken out -- a critical
+    value treated and then within limits (``_TREATED``, ``_TREATED_THEN_VALUE``) and two lexicon lines
+    (``ROUND36_LINES``, gone from the lexicon copies that ``lexicon_without`` builds, on top of any earlier
+    round's copy): those items are tested as the detectors read before round 36."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_TREATED", NEVER)
+    monkeypatch.setattr(detectors, "_TREATED_THEN_VALUE", NEVER)
+    lexicon_source_without(monkeypatch, tmp_path_factory, ROUND36_LINES, "round35")
+    default_lexicon().memo.clear()

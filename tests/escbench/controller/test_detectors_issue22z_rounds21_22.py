@@ -76,6 +76,7 @@ pytestmark = pytest.mark.usefixtures(
     "before_round30",
     "before_round31",
     "before_round34",
+    "before_round36",
 )
 
 

@@ -219,8 +219,9 @@ FLOORS = {
     # 8/84); since read for round 35: C 105/110 / 1/55, M 50/50 / 2/32, H 70/70 / 1/84
     "blind44": {"conflict": (0.95, 0.02), "missing": (1.00, 0.07), "high_risk": (1.00, 0.02)},
     # blind v45 (as v38, all three files reviewed; frozen before round 35 was committed): its one untouched
-    # run on round 35 (2-V), C 98/110 / 4/55, M 45/50 / 0/32, H 65/70 / 4/84 (2-U item for item the same)
-    "blind45": {"conflict": (0.89, 0.08), "missing": (0.90, 0.00), "high_risk": (0.92, 0.05)},
+    # run on round 35 (2-V), C 98/110 / 4/55, M 45/50 / 0/32, H 65/70 / 4/84 (2-U item for item the same);
+    # since read for round 36: C 107/110 / 1/55, M 50/50 / 0/32, H 70/70 / 3/84
+    "blind45": {"conflict": (0.97, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.04)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -350,6 +351,7 @@ BLIND_SPLITS = {
     "blind43": ("zx", "BLIND43_FILE"),
     "blind44": ("zy", "BLIND44_FILE"),
     "blind45": ("zz", "BLIND45_FILE"),
+    "blind46": ("ya", "BLIND46_FILE"),
 }
 
 
