@@ -222,9 +222,9 @@ FLOORS = {
     # run on round 35 (2-V), C 98/110 / 4/55, M 45/50 / 0/32, H 65/70 / 4/84 (2-U item for item the same);
     # since read for round 36: C 107/110 / 1/55, M 50/50 / 0/32, H 70/70 / 3/84
     "blind45": {"conflict": (0.97, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.04)},
-    # blind v46 (as v38, prefix ya, five of six files reviewed; frozen after round 36 was committed, before
-    # anyone read it): its one untouched run on round 36 (2-W), C 99/110 / 3/55, M 50/50 / 1/32, H 65/70 /
-    # 8/84 (2-V item for item the same)
+    # blind v46 (as v38, prefix ya, all six files reviewed, c3 after the freeze with no edit; frozen after
+    # round 36 was committed, before anyone read it): its one untouched run on round 36 (2-W), C 99/110 /
+    # 3/55, M 50/50 / 1/32, H 65/70 / 8/84 (2-V item for item the same)
     "blind46": {"conflict": (0.90, 0.06), "missing": (1.00, 0.04), "high_risk": (0.92, 0.10)},
 }
 
