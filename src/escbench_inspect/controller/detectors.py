@@ -1603,12 +1603,8 @@ def _value_hits(
         if reason is None and _FIRST_VALUE.match(text, end) and any(later > end for later in within):
             reason = "superseded by a later value"
         # round 36: or one treated, after which a later statement is within limits ("hypo 0300 BM 2.8
-        # mmol/L, treated w/ 150 mL juice + toast, BM 7.4 at 0315"), the analyte left out ("BM 2.4 mmol/L at
-        # 0300, treated with 4 glucotabs, 6.8 at 0315")
-        if reason is None and (
-            any(later > end and _TREATED.search(text, end, later) for later in within)
-            or _treated_to_within(rule, text, end)
-        ):
+        # mmol/L, treated w/ 150 mL juice + toast, BM 7.4 at 0315"; without the analyte: ``_superseded``)
+        if reason is None and any(later > end and _TREATED.search(text, end, later) for later in within):
             reason = "superseded by a later value"
         if reason is None and _IN_PAST_BRACKET.search(text, max(0, start - _PAST_BRACKET_REACH), start):
             reason = "historical"
@@ -1618,20 +1614,6 @@ def _value_hits(
 
 
 _TREATED = _compile(r"\b(?:treated|given|gave|following|responded)\b", FLAGS)
-_TREATED_THEN_VALUE = _compile(
-    r"\btreated\b[^.;\n]{0,60}?,\s*(?P<v>\d{1,3}\.\d)\b(?!\s*(?:mg|g|ml|units?)\b)", FLAGS
-)
-_TREATED_REACH = 40
-
-
-def _treated_to_within(rule: Threshold, text: str, end: int) -> bool:
-    """A treatment right after a critical value and then a bare value within the limits."""
-    after = _TREATED_THEN_VALUE.search(text, end, min(len(text), end + _TREATED_REACH + 80))
-    if after is None or after.start() - end > _TREATED_REACH:
-        return False
-    value = float(after.group("v"))
-    low, high = _limits(rule, value, text, after.end())
-    return (low is None or value >= low) and (high is None or value <= high)
 
 
 # round 32: a number that is the hour of a clock time ("… sprayed into R eye at 14:10"); a full stop and two
@@ -1807,11 +1789,22 @@ _VALUE_THIS_MORNING = _compile(
 )
 
 
+# round 36: a bare value right after a treatment that follows the critical one ("BM 2.4 mmol/L at 0300,
+# treated with 4 glucotabs, 6.8 at 0315"), the treatment within 40 characters of the value
+_TREATED_THEN_VALUE = _compile(
+    r"\btreated\b[^.;\n]{0,60}?,\s*(?P<v>\d{1,3}\.\d)\b(?!\s*(?:mg|g|ml|units?)\b)", FLAGS
+)
+_TREATED_REACH = 40
+
+
 def _superseded(rule: Threshold, text: str, end: int, low: float | None, high: float | None) -> bool:
+    """A later value of the analyte within the limits (``low``, ``high``) the critical value crossed."""
     window = min(len(text), end + _REPEAT_REACH)
+    treated = _TREATED_THEN_VALUE.search(text, end, window)
     for repeat in (
         *_REPEAT_VALUE.finditer(text, end, window),
         *_VALUE_THIS_MORNING.finditer(text, end, window),
+        *([treated] if treated and treated.start() - end <= _TREATED_REACH else []),
     ):
         value = float(repeat.group("v"))
         if (low is None or value >= low) and (high is None or value <= high):

@@ -159,9 +159,10 @@ def lexicon_source_without(
     name: str,
 ) -> Path:
     """Make ``lexicon_without`` copy a lexicon without ``lines`` (see ``copy_without_lines``), on top of any
-    earlier round's copy; returns that lexicon's folder."""
+    earlier round's copy, and clear the packaged lexicon's memo; returns that lexicon's folder."""
     copy = copy_without_lines(LEXICON_SOURCE["dir"], lines, factory, name)
     monkeypatch.setitem(LEXICON_SOURCE, "dir", copy)
+    default_lexicon().memo.clear()
     return copy
 
 
@@ -191,7 +192,6 @@ def before_round30(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
         detectors, "_REPEAT_VALUE", pattern_before(detectors._REPEAT_VALUE, r"\b(?:'s)?|-+>", r"\b|-+>")
     )
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND30_LINES, "round29")
-    default_lexicon().memo.clear()
 
 
 # the starts of round 31's lexicon lines that read items of earlier rounds too: a finding in brackets after a
@@ -235,7 +235,6 @@ def before_round32(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     that ``lexicon_without`` builds, on top of any earlier round's copy: it explains items of an earlier,
     narrower mechanism (a record changed "to match"), tested as the detectors read before round 32."""
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND32_LINES, "round31")
-    default_lexicon().memo.clear()
 
 
 # the starts of round 33's lexicon lines that read items of earlier rounds too: a result that has not come
@@ -253,7 +252,6 @@ def before_round33(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     ``lexicon_without`` builds, on top of any earlier round's copy: they cover items of earlier, narrower
     entries (a result "not showing", a "plan to jump"), tested as the detectors read before round 33."""
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND33_LINES, "round32")
-    default_lexicon().memo.clear()
 
 
 # the start of round 34's lexicon line that reads an item of an earlier round too: two sources that "both now
@@ -272,7 +270,6 @@ def before_round34(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     monkeypatch.setattr(detectors, "_LEADING_DATE", NEVER)
     monkeypatch.setattr(detectors, "_NEONATE", NEVER)
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND34_LINES, "round33")
-    default_lexicon().memo.clear()
 
 
 # the starts of round 36's lexicon lines that read items of earlier rounds too: a question about an item
@@ -295,4 +292,3 @@ def before_round36(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     monkeypatch.setattr(detectors, "_TREATED", NEVER)
     monkeypatch.setattr(detectors, "_TREATED_THEN_VALUE", NEVER)
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND36_LINES, "round35")
-    default_lexicon().memo.clear()
