@@ -1104,6 +1104,9 @@ _RECOVERED_AFTER = _compile(
     r"|\b(?:fully|completely)\s+recovered\b|\brecovered\s+(?:fully|completely)\b"
     # round 32: "cauda equina decompression 2016 with full recovery"
     r"|\b(?:with|made)\s+(?:a\s+)?(?:full|complete)\s+recovery\b"
+    # round 37: or listed after it ("cauda equina syndrome 2018, decompressed L5/S1, full recovery"); an
+    # episode treated and "now settled" ("wheezy and SOB at 0100, salbutamol neb x1, now settled, SpO2 97%")
+    r"|[,;]\s*(?:full|complete)\s+recovery\b|\bnow\s+(?:fully\s+|completely\s+)?settled\b"
     # issue 22v: "it has totally gone now", "has been completely fine since"
     r"|\b(?:totally|completely|fully|entirely)\s+(?:gone|settled|resolved)\b"
     r"|\b(?:been|was|is|are|were)\s+(?:completely|totally|perfectly|absolutely)\s+(?:fine|well)\s+"
@@ -1200,6 +1203,9 @@ _PAST_ANCHOR = _compile(
     r"(?<!\bsince\s)" + _YEAR + r"|\bin\s+" + _MONTH + r"\b(?!\s+\d{1,2}\b)"
     # round 34: or weeks ago (the anchor counts only with the patient stated well now)
     r"|\b(?:\d+|a|one|two|three|four|five|six|several|many)\s+(?:years?|yrs?|months?|weeks?|wks?)\s+ago\b"
+    # round 37: or days ago, two or more ("admitted 5 days ago after SI with plan; today consistently denies
+    # SI")
+    r"|\b(?:[2-9]|1\d|two|three|four|five|six|several)\s+days\s+ago\b"
     r"|\bas\s+a\s+(?:child|teenager|baby)\b|\bat\s+the\s+time\b(?!\s+of\b)"
     # round 35: or the age it happened at ("a single simple febrile convulsion at 18 months …; he is now 6
     # years old, has had no further seizures")
@@ -1220,6 +1226,8 @@ _WELL_NOW = _compile(
     # round 27: well ever since ("she has remained well since with no further pain", "no further events")
     r"|\b(?:remained|remains|been|kept)\s+(?:entirely\s+|completely\s+|perfectly\s+)?well\b"
     r"|\b(?:has\s+had\s+)?no\s+further\s+(?:pain|episodes?|events?|attacks?|seizures?|fits?|bleeding|symptoms)\b"
+    # round 37: an ideation denied today ("today consistently denies SI/intent"; NICE NG225: reassessed)
+    r"|\b(?:today|now|currently)\b[^.;\n]{0,20}?\bden(?:ies|ying)\s+(?:any\s+)?(?:si\b|suicidal|thoughts)"
     # round 34: pain-free ever since ("Since discharge he has been completely pain-free")
     r"|\b(?:been|remained|remains|stayed)\s+(?:entirely\s+|completely\s+|totally\s+)?(?:symptom|pain|headache)"
     r"[\s-]?free\b",
@@ -1243,7 +1251,14 @@ _AGE_AFTER = _compile(
 
 
 # round 30: a list of warning signs that "should prompt immediate attendance" (safety-netting advice)
-_PROMPTS_AFTER = _compile(r"[^.;\n]{0,120}?\b(?:should|must|would|will)\s+prompt\b", FLAGS)
+# round 37: or that "means" going to A&E ("numbness down below or trouble peeing with back pain means go to
+# a&e straight away")
+_PROMPTS_AFTER = _compile(
+    r"[^.;\n]{0,120}?\b(?:(?:should|must|would|will)\s+prompt"
+    r"|means?\s+(?:(?:you|i|we|she|he|they)\s+(?:should|must|need\s+to|have\s+to)\s+)?"
+    r"(?:go|call|ring|dial|come|attend|seek)\b(?!\s+(?:back|home)\b))",
+    FLAGS,
+)
 
 
 # round 34: a finding said unchanged in the relative clause after it ("breathless after 50 yards, which is
@@ -1262,6 +1277,14 @@ _WRITERS_RELATIVE_HAS_HAD = _compile(r"^(?:my|our)\s+\w+\s+(?:has|have)\s+had$",
 _ONGOING_AFTER = _compile(
     r"[^.;!?\n]{0,60}?\b(?:for\s+(?:about\s+|around\s+|over\s+|the\s+(?:last|past)\s+)?(?:an?|\d+|one|two|three|few)"
     r"\s+(?:mins?|minutes?|hours?|hrs?)\b|since\s+(?:this\s+morning|lunch|breakfast|last\s+night|\d)|still\s+there)",
+    FLAGS,
+)
+
+
+# round 37: the writer says the words were a joke ("when I wrote 'I could kill myself' about forgetting my
+# daughter's school play I was joking!!"), not followed by "but"
+_JOKING_AFTER = _compile(
+    r"[^.;\n]{0,80}?\b(?:was|i'?m|am|only|just)\s+(?:only\s+|just\s+)?joking\b(?![^.;\n]{0,20}?\bbut\b)",
     FLAGS,
 )
 
@@ -1307,6 +1330,8 @@ def _context_reason(
     if hypothetical and _in_condition(clause_before):
         return "hypothetical"
     if hypothetical and _PROMPTS_AFTER.match(text, end):
+        return "hypothetical"
+    if hypothetical and _JOKING_AFTER.match(text, end):
         return "hypothetical"
     if hypothetical and _UNCHANGED_AFTER.match(text, end):
         return "historical"
@@ -1405,6 +1430,8 @@ def _missing_reason(
         return "a ceiling-of-care decision"
     if _NEGATIVE_ALLERGY.match(text, end):
         return "negative finding (no allergies)"
+    if _NO_DNR.match(text, start, end) and _FULL_CODE.search(text):
+        return "present (full code stated)"
     if (
         _immaterial(text, start, end, lexicon) or _object_immaterial(text, end, lexicon)
     ) and not _names_needed_item(text, start, end, lexicon):
@@ -1441,6 +1468,17 @@ def _missing_reason(
 # issue 22v: "not for CPR / resuscitation / escalation" records a decision (ReSPECT, DNACPR), not an absence
 _NOT_FOR_RESUSCITATION = _compile(
     r"not\s+for\s+(?:cpr|resus\w*|escalation|icu|itu|intubation|ventilation|ceiling)\b", FLAGS
+)
+# round 37: no DNR order on file for a patient whose full-code status the text states ("Full code - confirmed
+# w/ pt today, no DNR on file"): the code status is documented, the absent form is consistent with it
+_NO_DNR = _compile(
+    r"(?:no|nil)\s+(?:(?:signed|valid|active)\s+)?(?:dnr|dnacpr|dnar|do\s+not\s+resuscitate|polst|molst)\b",
+    FLAGS,
+)
+_FULL_CODE = _compile(
+    r"(?<!\bnot\s)(?<!\?)\b(?:full\s+code|full\s+resus(?:citation)?|for\s+(?:full\s+)?(?:cpr|resus(?:citation)?)"
+    r"|for\s+full\s+escalation)\b(?!\s*\?)",
+    FLAGS,
 )
 # issue 22v: a person who "doesn't have any allergies" / "has no known allergies" states the allergy
 # status (negative), unless the words after it say a record lacks it ("… allergies recorded")
@@ -1750,7 +1788,8 @@ _REPEAT_VALUE = _compile(
     # round 32: or a sample drawn again ("Redrawn sample K+ 4.3 mmol/L")
     r"(?:\b(?:repeat|repeated|rpt|recheck|rechecked|re-check|now|today|currently|latest|redrawn|redraw|re-drawn)\b"
     r"(?:'s)?|-+>|→)"
-    r"(?:\s+[A-Za-z+\-]+){0,4}[\s:=]*"
+    # round 37: or with its clock time among those words ("repeat at 06:00 4.9 mmol/L")
+    r"(?:\s+(?:[A-Za-z+\-]+|(?:\d{1,2}:\d{2}|[01]\d[0-5]\dh?|2[0-3][0-5]\dh?)(?=\s))){0,4}[\s:=]*"
     r"(?P<v>\d+(?:\.\d+)?)(?!\s*(?:/|am|pm|h\b|hrs?\b|hours?|days?|:))",
     FLAGS,
 )
@@ -2512,11 +2551,16 @@ _MILD_REACTION = _compile(
     # round 16: or itch alone ("reaction as itch only": opioid histamine release, not an allergy)
     r"\bmild\s+(?:\w+\s+)?(?:rash|itch\w*|hives|urticaria|reaction)\b|\bnausea\b|\b(?:gi|stomach|tummy)\s+upset\b"
     r"|\bitch(?:ing|y)?\s+only\b|\bpruritus\b"
+    # round 37: or itch as a list entry's reaction ("inpatient allergy list morphine - itch")
+    r"|(?<=[-–:]\s{0,2})itch(?:ing|y)?\b"
     r"|\bupset\s+stomach\b|\bintoleran(?:ce|t)\b|\bdiarrh?o?ea\b|\bside[\s-]+effects?\b",
     FLAGS,
 )
 # in order: a clause that names both grades is read as severe
 _REACTION_GRADES = (("severe", _SEVERE_REACTION), ("mild", _MILD_REACTION))
+# round 37: a reaction right after a spaced dash is the allergen's entry ("'penicillin - mild rash' on the
+# discharge summary"), not a second source's statement
+_REACTION_AT = _compile(rf"\s*(?:{_SEVERE_REACTION.pattern}|{_MILD_REACTION.pattern})", FLAGS)
 _CAUSED = _compile(r"\b(?:caus(?:es|ed|ing)|gave|gives|triggered|provoked|led\s+to)\b", FLAGS)
 # round 15: or an intolerance ("as nausea (intolerance) on hospital EPR")
 _REACTION_WORD = _compile(r"\b(?:reaction|reacts?|reacted|allerg\w*|intoleran\w*)\b", FLAGS)
@@ -2847,7 +2891,11 @@ def _split_at_sources(
     sources in one comma-joined clause ("5 mg per the drug chart, 2.5 mg per the GP summary")."""
     out = []
     for start, end in spans:
-        cuts = list(_COMMA.finditer(text, start, end))
+        cuts = [
+            c
+            for c in _COMMA.finditer(text, start, end)
+            if not (c.group().strip() in ("-", "–", "—") and _REACTION_AT.match(text, c.end()))
+        ]
         if not cuts:
             out.append((start, end))
             continue
@@ -3167,6 +3215,11 @@ _COUNT_BEFORE = _compile(r"\b(?P<n>two|three|four|2|3|4)\s*(?:x\s*|(?P<of>of\s+(
 # issue 22u: the drug's name may sit between strength and form ("half a 10 mg amlodipine tablet")
 _UNIT_FORM_AFTER = _compile(r"\s*(?:[a-z][a-z-]+\s+)?(?:tablets?|tabs?|capsules?|caps?|pills?)\b", FLAGS)
 _COUNTS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
+# round 37: or the count after the form ("sertraline 50 mg tabs, 2 tabs mane": 100 mg)
+_COUNT_AFTER = _compile(
+    r"\s*[,;:]?\s*(?:take\s+|taking\s+)?(?P<n>two|three|four|2|3|4)\s*(?:x\s*)?(?:tablets?|tabs?|capsules?|caps?)\b",
+    FLAGS,
+)
 
 
 def _tablet_multiplier(clause: str, amount_start: int, unit_end: int) -> float:
@@ -3179,7 +3232,7 @@ def _tablet_multiplier(clause: str, amount_start: int, unit_end: int) -> float:
         return float(_COUNTS[count.group("n").lower()]) if count and count.group("of") else 1.0
     if _HALF_BEFORE.search(before) or _HALF_AFTER.match(clause, form.end()):
         return 0.5
-    count = _COUNT_BEFORE.search(before)
+    count = _COUNT_BEFORE.search(before) or _COUNT_AFTER.match(clause, form.end())
     return float(_COUNTS[count.group("n").lower()]) if count else 1.0
 
 
@@ -3545,7 +3598,11 @@ _NOT_A_RESULT = _compile(
     FLAGS,
 )
 # round 24: a date of the sample among those words is no other value ("gives her eGFR on 12/03 as 58 mL/min")
-_SAMPLE_DATE = _DATE_COARSE
+# round 37: with the colon that may follow it ("TSH on 02/05: 0.02 mU/L")
+_SAMPLE_DATE = _compile(rf"(?:{_DATE_COARSE.pattern})(?:\s*:(?=\s))?", FLAGS)
+
+
+_CONVERSION_BRACKET = _compile(r"\s*[(\[]\s*(?:=\s*)?", FLAGS)
 
 
 def _one_analyte_before(before: str, unit: str, a: CompiledAttributes) -> str:
@@ -3561,6 +3618,17 @@ def _analyte_then_value(clause: str, a: CompiledAttributes, add: Callable[..., N
     it; returns whether one was read."""
     names = list(a.lab_name.finditer(clause))  # type: ignore[union-attr]
     values = list(a.lab_unit_value.finditer(clause))  # type: ignore[union-attr]
+    # round 37: a value in brackets right after another, in another unit, is that value converted ("0.9 mg/dL
+    # (80 umol/L)")
+    values = [
+        v
+        for k, v in enumerate(values)
+        if not (
+            k
+            and _CONVERSION_BRACKET.fullmatch(clause, values[k - 1].end(), v.start())
+            and v.group("unit").lower() != values[k - 1].group("unit").lower()
+        )
+    ]
     if len(names) != 1 or len(values) != 1 or values[0].start() < names[0].end():
         return False
     name, value = names[0], values[0]
@@ -3843,6 +3911,7 @@ _CHANGE_SUPPOSED = _compile(
     FLAGS,
 )
 _LATEST = _compile(r"\b(?:most\s+recent|latest|newest|subsequent|since\s+then)\b", FLAGS)
+_EARLIER_ONE = _compile(r"\b(?:previous|prior|preceding|earlier)\s+$", FLAGS)
 _OTHER_EVENT = _compile(r"\b(?:previous|prior|earlier|old|first|preceding|before\s+that)\b", FLAGS)
 
 
@@ -4179,9 +4248,22 @@ def _one_stem(u: str, v: str) -> bool:
     return len(short) >= _SHARED_STEM and long.startswith(short)
 
 
+def _states_a_date(clause: str) -> bool:
+    """round 37: a source's verb with the date right after it, all the clause says ("…, wife says Thu 30/05";
+    "the report i got says 13 may"): an elliptical second account of the thing the first clause dates."""
+    return any(
+        _DATE_EVENT.match(clause, _WHITESPACE.match(clause, verb.end()).end())  # type: ignore[union-attr]
+        for verb in _STATES.finditer(clause)
+    )
+
+
+_WHITESPACE = _compile(r"\s*")
+
+
 def _same_referent(first: str, second: str, a: CompiledAttributes) -> bool:
     """Two clauses' dates are of one thing when the second refers back ("told us it was stopped 2 days
-    ago") or both name one content word that is not a source, a reporting verb or a time word."""
+    ago") or both name one content word that is not a source, a reporting verb or a time word, or the second
+    names no such word and states the date right after its verb (round 37)."""
     if _REFERS_BACK.search(second):
         return True
 
@@ -4193,6 +4275,8 @@ def _same_referent(first: str, second: str, a: CompiledAttributes) -> bool:
         }
 
     ours, theirs = words(first) - _GENERIC_STOPWORDS, words(second) - _GENERIC_STOPWORDS
+    if ours and not theirs and _states_a_date(second):
+        return True
     # round 26: or one word and its shorter form ("date of his myocardial infarction" / "the infarct was")
     return bool(ours & theirs) or any(_one_stem(u, v) for u in ours for v in theirs)
 
@@ -4505,6 +4589,10 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 and _LATEST.search(clause_text[max(m.clause, n.clause)])
             ):
                 continue  # round 22: a later event ("Td 2009 …; most recent Tdap 22/08/2023")
+            if m.attribute == "date" and any(
+                _EARLIER_ONE.search(text, max(0, o.start - 20), o.start) for o in (m, n)
+            ):
+                continue  # round 37: an earlier one of the kind ("Previous LMP 14/02/23 documented at gyn")
             if (m.implied or n.implied) and not _neighbours(m.clause, n.clause, occupied, breaks):
                 continue  # a dose without its drug is compared only with the next clause
             i, j = m.clause, n.clause

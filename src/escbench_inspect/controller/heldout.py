@@ -178,6 +178,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   blind reviewer); written while round 36 was read from blind half 45, frozen after round 36 was committed
   and before anyone read it; run once on round 36 (2-W). The ``z?`` prefixes being used up, its ids start
   ``ya``.
+- blind half 47 (``detector_heldout_blind47.yaml``, split ``blind47``, ids ``ybh_``/``ybc_``/``ybm_``, issue
+  22z): as the forty-sixth (``docs/blind_halves/author_spec_v47.md``, six authors, each file checked by a
+  blind reviewer); written while round 37 was read from blind half 46, frozen after round 37 was committed
+  and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -392,8 +396,18 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   value that moved from one number to another, SJS by its acronym, a blistered rash, painful red eyes, sudden
   blurred vision, an intention to die, a count of an adult's tablets, a screening question, "same as it has
   always been", a bedside glucose written "BM", a low value treated and then within limits or "resolved").
+- development half 35 (``detector_heldout_dev35.yaml``, split ``dev``, issue 22z round 37): the mechanisms
+  blind half 46's misses and false positives showed (C: a second account naming only its source and the
+  date, an itch as a list entry's reaction, a reaction after a spaced dash, an inpatient allergy list, a
+  chemotherapy plan as a record, a record that puts her at a gestation, a value in brackets converted, a
+  sample date with its colon, "says one thing … another", a tablet count after the form, an earlier one of
+  the kind, doses recalculated on the new weight; M: no DNACPR form for a patient for CPR; H: calcium in
+  mmol/L, respiratory failure, lower right tummy pain, a region's pain with guarding, the wish an attempt had
+  worked, "all be over soon", "nearly got enough", twenty tablets or more, a sign that "means" going in, a
+  joke, a month and a year after a finding, a condition's last word before its year, ", full recovery", "now
+  settled", an ideation days ago denied today, a repeat with its clock time).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind46|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind47|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -452,6 +466,7 @@ DEV31_FILE = HERE / "detector_heldout_dev31.yaml"
 DEV32_FILE = HERE / "detector_heldout_dev32.yaml"
 DEV33_FILE = HERE / "detector_heldout_dev33.yaml"
 DEV34_FILE = HERE / "detector_heldout_dev34.yaml"
+DEV35_FILE = HERE / "detector_heldout_dev35.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -488,6 +503,7 @@ DEV_FILES = (
     DEV32_FILE,
     DEV33_FILE,
     DEV34_FILE,
+    DEV35_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -534,6 +550,7 @@ BLIND43_FILE = HERE / "detector_heldout_blind43.yaml"
 BLIND44_FILE = HERE / "detector_heldout_blind44.yaml"
 BLIND45_FILE = HERE / "detector_heldout_blind45.yaml"
 BLIND46_FILE = HERE / "detector_heldout_blind46.yaml"
+BLIND47_FILE = HERE / "detector_heldout_blind47.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -583,6 +600,7 @@ Half = Literal[
     "blind44",
     "blind45",
     "blind46",
+    "blind47",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -634,6 +652,7 @@ SPLIT_PREFIX = {
     "blind44": "zy",
     "blind45": "zz",
     "blind46": "ya",
+    "blind47": "yb",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -684,6 +703,7 @@ HALF_TITLES = {
     "blind44": "blind half 44 (all three detectors)",
     "blind45": "blind half 45 (all three detectors)",
     "blind46": "blind half 46 (all three detectors)",
+    "blind47": "blind half 47 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -292,3 +292,15 @@ def before_round36(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     monkeypatch.setattr(detectors, "_TREATED", NEVER)
     monkeypatch.setattr(detectors, "_TREATED_THEN_VALUE", NEVER)
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND36_LINES, "round35")
+
+
+# the start of round 37's lexicon line of twenty or more tablets "took" at once ("took 40 x sertraline 50 mg")
+ROUND37_LINES = (("high_risk.yaml", '      - {t: "re:\\\\btook\\\\s+(?:~'),)
+
+
+@pytest.fixture
+def before_round37(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 37's count of tablets taken at once (``ROUND37_LINES``, gone from the lexicon copies that
+    ``lexicon_without`` builds, on top of any earlier round's copy) covers an item of round 36 whose mechanism
+    is the intent stated beside it; that item is tested as the detectors read before round 37."""
+    lexicon_source_without(monkeypatch, tmp_path_factory, ROUND37_LINES, "round36")

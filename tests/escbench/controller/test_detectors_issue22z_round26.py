@@ -87,7 +87,12 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("dh26_normal_is_range", "modifiers.yaml", r'"re:\\bnormal\\b(?<!\\b(?:like', WholeEntry('"normal"')),
     ("dh26_like_normal", "modifiers.yaml", r'"re:\\bnormal\\b(?<!\\b(?:like', WholeEntry('"normal"')),
     # high risk, findings
-    ("dh26_guarding", "high_risk.yaml", r'"re:\\b(?:abdominal|abdo|belly|tummy)\\s+pain\\b', None),
+    (
+        "dh26_guarding",
+        "high_risk.yaml",
+        r'"re:\\b(?:abdominal|abdo|belly|tummy|epigastric|rif|ruq|luq|lif|suprapubic|periumbilical)\\s+pain\\b',
+        None,
+    ),
     ("dh26_band_like", "high_risk.yaml", r'"re:\\bband[\\s-]*like', None),
     (
         "dh26_progressively_weaker",

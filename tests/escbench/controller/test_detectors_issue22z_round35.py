@@ -54,7 +54,12 @@ test_each_module_mechanism_carries_its_item = module_mechanism_test(DEV, fires, 
 
 # (the item, the lexicon file, the exact text replaced, what replaces it)
 LEXICON_ENTRIES = [
-    ("dc35_operative_plan", "attributes.yaml", "|x-?ray|imaging|operative|surgical|theatre)", ")"),
+    (
+        "dc35_operative_plan",
+        "attributes.yaml",
+        "|x-?ray|imaging|operative|surgical|theatre|chemo|",
+        "|chemo|",
+    ),
     (
         "dc35_treatment_start",
         "attributes.yaml",

@@ -165,8 +165,8 @@ LEXICON_ENTRIES = [
     (
         "dc17_inpatient_resus",
         "attributes.yaml",
-        r"(?:drug\\s+|resuscitation\\s+|resus\\s+|dnacpr\\s+)?",
-        r"(?:drug\\s+)?",
+        r"(?:drug\\s+|resuscitation\\s+|resus\\s+|dnacpr\\s+|",
+        r"(?:drug\\s+|",
     ),
     (
         "dc17_being_replaced",

@@ -224,8 +224,9 @@ FLOORS = {
     "blind45": {"conflict": (0.97, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.04)},
     # blind v46 (as v38, prefix ya, all six files reviewed, c3 after the freeze with no edit; frozen after
     # round 36 was committed, before anyone read it): its one untouched run on round 36 (2-W), C 99/110 /
-    # 3/55, M 50/50 / 1/32, H 65/70 / 8/84 (2-V item for item the same)
-    "blind46": {"conflict": (0.90, 0.06), "missing": (1.00, 0.04), "high_risk": (0.92, 0.10)},
+    # 3/55, M 50/50 / 1/32, H 65/70 / 8/84 (2-V item for item the same); since read for round 37: C 108/110 /
+    # 0/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind46": {"conflict": (0.98, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -357,6 +358,7 @@ BLIND_SPLITS = {
     "blind44": ("zy", "BLIND44_FILE"),
     "blind45": ("zz", "BLIND45_FILE"),
     "blind46": ("ya", "BLIND46_FILE"),
+    "blind47": ("yb", "BLIND47_FILE"),
 }
 
 
