@@ -227,6 +227,10 @@ FLOORS = {
     # 3/55, M 50/50 / 1/32, H 65/70 / 8/84 (2-V item for item the same); since read for round 37: C 108/110 /
     # 0/55, M 50/50 / 0/32, H 70/70 / 0/84
     "blind46": {"conflict": (0.98, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v47 (as v38, prefix yb, c3 reviewed, the other five files as written; frozen after round 37 was
+    # committed, before anyone read it): its one untouched run on round 37 (2-X), C 97/110 / 3/55, M 44/50 /
+    # 0/32, H 68/70 / 7/84 (2-W item for item the same)
+    "blind47": {"conflict": (0.88, 0.06), "missing": (0.88, 0.00), "high_risk": (0.97, 0.09)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
