@@ -385,9 +385,11 @@ _SEP = r"[\s\-\"]+"
 # issue 22t: a gap never crosses a contrastive conjunction ("wt not in red book but weighed today" is
 # not "not .. weighed"): what follows "but"/"however"/"although" is a clause of its own.
 # issue 22v: nor a sentence end, a full stop before a capital ("not taking beta-blockers. Record scanned").
+# round 38: a gap word may be a bracketed gloss ("green (bilious) vomiting").
 _GAP = (
     r"[\s,\-\"]+"
-    + r"(?:(?!(?:but|however|although|though|whereas)\b)[\w'’\"/+.%-]+(?<!\.(?=\s+(?-i:[A-Z])))[\s,\-\"]+){0,"
+    + r"(?:(?!(?:but|however|although|though|whereas)\b)"
+    + r"(?:\([\w'’/+.%-]+(?:\s[\w'’/+.%-]+){0,2}\)|[\w'’\"/+.%-]+)(?<!\.(?=\s+(?-i:[A-Z])))[\s,\-\"]+){0,"
     + str(GAP_WORDS)
     + "}?"
 )
@@ -1209,7 +1211,10 @@ _PAST_ANCHOR = _compile(
     r"|\bas\s+a\s+(?:child|teenager|baby)\b|\bat\s+the\s+time\b(?!\s+of\b)"
     # round 35: or the age it happened at ("a single simple febrile convulsion at 18 months …; he is now 6
     # years old, has had no further seizures")
-    r"|\bat\s+(?:the\s+age\s+of\s+)?\d{1,2}\s+(?:months?|years?)\b",
+    r"|\bat\s+(?:the\s+age\s+of\s+)?\d{1,2}\s+(?:months?|years?)\b"
+    # round 38: or the admission it brought the patient in for ("admitted with sepsis from pyelonephritis, now
+    # afebrile 48 h, lactate 0.9")
+    r"|\badmitted\s+(?:\w+\s+){0,2}?(?:with|for)\b",
     FLAGS,
 )
 # round 26: the finding's word naming a threshold or criterion ("urine PCR 18 mg/mmol (pre-eclampsia threshold
@@ -1228,6 +1233,8 @@ _WELL_NOW = _compile(
     r"|\b(?:has\s+had\s+)?no\s+further\s+(?:pain|episodes?|events?|attacks?|seizures?|fits?|bleeding|symptoms)\b"
     # round 37: an ideation denied today ("today consistently denies SI/intent"; NICE NG225: reassessed)
     r"|\b(?:today|now|currently)\b[^.;\n]{0,20}?\bden(?:ies|ying)\s+(?:any\s+)?(?:si\b|suicidal|thoughts)"
+    # round 38: fever gone for a stated time ("now afebrile 48 h"; NICE NG51: review for oral switch)
+    r"|\bnow\s+(?:apyrexial|afebrile)\s+(?:for\s+)?(?:>\s*|over\s+)?\d+\s*(?:h|hrs?|hours|days?)\b"
     # round 34: pain-free ever since ("Since discharge he has been completely pain-free")
     r"|\b(?:been|remained|remains|stayed)\s+(?:entirely\s+|completely\s+|totally\s+)?(?:symptom|pain|headache)"
     r"[\s-]?free\b",
@@ -1265,10 +1272,32 @@ _PROMPTS_AFTER = _compile(
 # unchanged over his last three reviews"), which the scope terminator "which" cuts from the words read after
 # the finding; not unchanged despite or after treatment
 _UNCHANGED_AFTER = _compile(
-    r"[^.;\n]{0,40}?,?\s*\b(?:which|that)\s+(?:is|has\s+been|remains|was)\s+unchanged\b"
-    r"(?!\s+(?:despite|after|with|following|since\s+(?:the\s+)?(?:gtn|nitrate|treatment)))",
+    r"[^.;\n]{0,40}?,?\s*\b(?:which|that)\s+(?:is|has\s+been|remains|was)\s+(?:unchanged\b"
+    r"(?!\s+(?:despite|after|with|following|since\s+(?:the\s+)?(?:gtn|nitrate|treatment)))"
+    # round 38: or the patient's baseline ("breathless on dressing, which is her long-standing baseline")
+    r"|(?:(?:her|his|their)\s+)?(?:(?:usual|normal|known|chronic|stable|long-?standing)\s+)*baseline\b"
+    r"|(?:her|his|their)\s+usual\b(?!\s+(?:self|place|doctor|gp|dose|time)\b))",
     FLAGS,
 )
+# round 38: a writer who asks whether they themselves should be checked ("my brother just had a heart attack
+# at 45, he had chest pain at work and collapsed. should I get my cholesterol checked?"; "my mum has glaucoma
+# and lost the sight in one eye from it, should I get my eyes checked?"): the relative's findings in that
+# sentence are family history, the question is the writer's own screening
+_WRITERS_RELATIVE = _compile(
+    r"\bmy\s+(?:late\s+|older\s+|younger\s+|big\s+|little\s+|twin\s+)?(?:father|mother|dad|mum|mom|brother|sister"
+    r"|grandfather|grandmother|grandad|grandma|nan|uncle|aunt|cousin|parents?|siblings?)\b",
+    FLAGS,
+)
+_SELF_CHECK_QUESTION = _compile(
+    r"\b(?:should|do|must|can|could)\s+i\s+(?:(?:also|still|now|too)\s+)?(?:get|have|be|need\s+to\s+(?:get|have|be))"
+    r"\s+(?:(?:my|me|myself)\b[^.?!\n]{0,30}?\s+)?(?:checked|tested|screened|seen)\b"
+    r"|\bam\s+i\s+(?:also\s+)?at\s+(?:a\s+)?(?:higher\s+|more\s+|increased\s+)?risk\b",
+    FLAGS,
+)
+# round 38: the finding word as the name of a chronic functional scale ("MRC dyspnoea grade 4"): the grade
+# records the patient's usual level, not a new finding
+_SCALE_BEFORE = _compile(r"\b(?:m?mrc|nyha)\s+$", FLAGS)
+_SCALE_AFTER = _compile(r"\s*(?:scale\s+|score\s+)?(?:grade|class|scale|score)\b", FLAGS)
 
 
 # round 34: the writer's relative who "has had" the finding for some time now is the patient ("my dad has had
@@ -1335,6 +1364,18 @@ def _context_reason(
         return "hypothetical"
     if hypothetical and _UNCHANGED_AFTER.match(text, end):
         return "historical"
+    if (
+        hypothetical
+        and _SCALE_AFTER.match(text, end)
+        and _SCALE_BEFORE.search(text, max(0, start - 12), start)
+    ):
+        return "historical"
+    if (
+        hypothetical
+        and _WRITERS_RELATIVE.search(_sentence_before(text, start))
+        and _SELF_CHECK_QUESTION.search(text)
+    ):
+        return "hypothetical"
     window = _first_words(following, POST_WINDOW_WORDS)
     if hypothetical and lexicon.historical_post is not None and lexicon.historical_post.search(window):
         return "historical"
@@ -2374,6 +2415,9 @@ _CLAUSE_SPLIT = _compile(
     # nurse did a finger stick")
     r"|\s+and\s+then\s+(?=(?:the|her|his|my|our|their|your)\s+)"
     r"|\s+and\s+(?=as\s+\d)"
+    # round 38: "and a separate / second …" before another record ("comfort-measures order set active
+    # (DNR/DNI) and a separate Full Code order also active on the profile")
+    r"|\s+and\s+(?=(?:a|an)\s+(?:separate|second|different|conflicting)\s)"
     + _AND_VALUE_SOURCE
     # round 17: or " and " before a second source's statement ("… says O negative and the form they gave us
     # today says O positive"), not two sources of one statement ("the list and the pt both say") nor one that
@@ -2502,7 +2546,9 @@ _RECENT = _compile(
     # round 22: or two or three weeks ago (a child's weight at the GP "3 weeks ago" against a clinic letter's)
     r"|(?:2|3|two|three)\s+(?:weeks|wks)\s+ago"
     # issue 22z round 12: UK chart shorthand for days ("clinic 2/7 ago": two days; "1/52 ago": a week)
-    r"|[1-9]\s*/\s*7\s+ago|1\s*/\s*52\s+ago)\b",
+    r"|[1-9]\s*/\s*7\s+ago|1\s*/\s*52\s+ago"
+    # round 38: or days in shorthand ("71 kg (clinic 3d ago) / 64 kg (ward scale today)")
+    r"|(?:[1-9]|1[0-4])\s*(?:d|dys?)\s+ago)\b",
     FLAGS,
 )
 # round 34: in a text about a neonate, its birth weight is still its dosing weight ("term neonate on
@@ -3211,7 +3257,12 @@ _HALF_BEFORE = _compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$",
 # issue 22w: the count after the strength ("amlodipine 10mg tablets, half a tablet daily")
 _HALF_AFTER = _compile(r"\s*,?\s*(?:take\s+)?(?:half|½)\s+(?:a\s+|of\s+a\s+)?(?:tablet|tab)\b", FLAGS)
 # round 16: or "2 of the 5mg" ("give her 2 of the 5mg prednisolone every morning")
-_COUNT_BEFORE = _compile(r"\b(?P<n>two|three|four|2|3|4)\s*(?:x\s*|(?P<of>of\s+(?:the\s+)?))?$", FLAGS)
+# round 38: the drug's name may stand between "two of the" and the strength ("giving her two of the furosemide
+# 40mg every morning": 80 mg)
+_COUNT_BEFORE = _compile(
+    r"\b(?P<n>two|three|four|2|3|4)\s*(?:x\s*|(?P<of>of\s+(?:(?:the|her|his|my|their)\s+)?(?:[a-z][a-z-]{3,}\s+)?))?$",
+    FLAGS,
+)
 # issue 22u: the drug's name may sit between strength and form ("half a 10 mg amlodipine tablet")
 _UNIT_FORM_AFTER = _compile(r"\s*(?:[a-z][a-z-]+\s+)?(?:tablets?|tabs?|capsules?|caps?|pills?)\b", FLAGS)
 _COUNTS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
@@ -3225,7 +3276,7 @@ _COUNT_AFTER = _compile(
 def _tablet_multiplier(clause: str, amount_start: int, unit_end: int) -> float:
     """issue 22s: the dose taken when a strength is counted in tablets: "half a 10 mg tablet" is 5 mg,
     "two 5 mg tablets" 10 mg (the count must be followed by the tablet word)."""
-    before = clause[max(0, amount_start - 20) : amount_start]
+    before = clause[max(0, amount_start - 40) : amount_start]
     form = _UNIT_FORM_AFTER.match(clause, unit_end)
     if not form:  # round 16: "2 of the 5mg" counts tablets without the tablet word
         count = _COUNT_BEFORE.search(before)
@@ -3564,8 +3615,26 @@ def _mentions(
         for m in a.tolerated.finditer(clause):
             for allergen in {_allergen_key(n, a) for n in named}:
                 add("allergy", allergen, False, m.start(), m.end())
+    # round 38: an allergen set apart from the others ("allergic to cashew and pistachio and not peanut")
+    for n in named:
+        if _NOT_THIS_ONE.search(clause, max(0, n.start() - 12), n.start()) and _REACTION_WORD.search(
+            clause, 0, n.start()
+        ):
+            add("allergy", _allergen_key(n, a), False, n.start(), n.end())
+    # round 38: the allergen said tolerated right after it ("aspirin (dyspepsia) only, NSAIDs tolerated")
+    for n in named:
+        if tolerated := _TOLERATED_AFTER.match(clause, n.end()):
+            add("allergy", _allergen_key(n, a), False, n.start(), tolerated.end())
     out.extend(_status_mentions(clause, start, index, a, lexicon, drugs))
     return out
+
+
+_NOT_THIS_ONE = _compile(r"\b(?:and|but)\s+not\s+(?:to\s+)?$", FLAGS)
+_TOLERATED_AFTER = _compile(
+    r"\s+(?:(?:have|has|were|was|are|is)\s+(?:been\s+)?)?(?:(?:previously|since|always|all|well)\s+)?"
+    r"(?:tolerated|tolerates)\b(?!\s+(?:poorly|badly)\b)",
+    FLAGS,
+)
 
 
 # round 24: an allergen and its reaction written together ("contrast anaphylaxis", "anaphylaxis to
@@ -3857,6 +3926,7 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
 
 # issue 22z: two values named as of one occasion ("the result for that same date", "from the same
 # draw", "taken at the same time"): a date beside them dates that occasion, not an earlier record
+_RELATIVE_OPENING = _compile(r"\s*(?:which|that)\b", FLAGS)
 _SAME_OCCASION = _compile(
     # round 17: or part of a day ("on a sample taken the same afternoon", "lab FBC drawn same hour")
     r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month"
@@ -4203,7 +4273,8 @@ _ANY_SIDE = _compile(
     # the end of a statement ("theatre list says L.")
     # round 19: not a unit's litre ("lab Na 134 mmol/L on the one sample")
     r"(?:\b(?P<side>left|right|lt|rt)\b|(?-i:(?<!/)\b(?P<abbr>[LR])(?:E\b|-sided\b|\b(?=\s+[a-z])"
-    r"|\b(?=\s+(?:\d|[A-Z]{2,}\b))"
+    # round 38: or before a fracture's "#" ("ED X-ray report describes R #NOF")
+    r"|\b(?=\s+(?:\d|[A-Z]{2,}\b|\#\s?[A-Za-z]))"
     r"|\b(?<=\b(?:says?|states?|reads?|shows?|documents?|records?|lists?)\s+[LR])(?=\s*(?:[.;,]|$)))))"
     # the side of the heart or the brain is not a limb's or an organ's ("left ventricular", "left hemisphere")
     r"(?![\s-]+(?:ventricular|ventricle|atrial|atrium|bundle|heart|lobe|hemisphere|hand\s+side|axis)\b)",
@@ -4429,13 +4500,22 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     def flagged(pattern: regex.Pattern | None, i: int) -> bool:
         return pattern is not None and pattern.search(clause_text[i]) is not None
 
+    def same_occasion(i: int) -> bool:
+        """The clause, or the relative clause right after it, names one occasion (round 38: "… for the sample
+        your practice sent on 14 May, which I understand to be the same test")."""
+        return flagged(_SAME_OCCASION, i) or (
+            i + 1 < len(clause_text)
+            and _RELATIVE_OPENING.match(clause_text[i + 1]) is not None
+            and flagged(_SAME_OCCASION, i + 1)
+        )
+
     def dated_apart(i: int, j: int) -> bool:
         """A calendar date in either clause dates an earlier record, unless the two clauses name one
         occasion: one date in both, or "the same sample / draw / date", "at the same time" (issue 22z)."""
         # round 15: the date of the event the clause names is no record's ("right inguinal hernia repair
         # (operation note, 2 May)")
         first, second = (dated[k] and k not in event_dated for k in (i, j))
-        if not (first or second) or flagged(_SAME_OCCASION, i) or flagged(_SAME_OCCASION, j):
+        if not (first or second) or same_occasion(i) or same_occasion(j):
             return False
         return not (first and second and _same_calendar_date(clause_text[i], clause_text[j]))
 
@@ -4462,7 +4542,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         """Either clause speaks of history, unless both speak of the same past event in the same words
         ("birth wt 3.4kg on the postnatal letter, birth wt on the drug chart 2.9kg"; issue 22z)."""
         first, second = historic_for(attribute, i), historic_for(attribute, j)
-        if flagged(_SAME_OCCASION, i) or flagged(_SAME_OCCASION, j):
+        if same_occasion(i) or same_occasion(j):
             return False  # round 21: "birth wt 3.42 kg …; NICU admission wt 2.84 kg (same day, 40 min later)"
         return (first or second) and not (first and second and history_words(i) == history_words(j))
 
@@ -4474,7 +4554,13 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         if _posed_as_query(text, spans[k][0]):
             return False
         clause = clause_text[k].lstrip()
-        return any(not _ASKED_BEFORE.search(clause, 0, cue.start()) for cue in a.explained.finditer(clause))
+        # round 38: nor by a cue the clause ends on and asks ('lab comment "haemolysed?"')
+        asked_at_end = text[spans[k][1] : spans[k][1] + 1] == "?"
+        return any(
+            not _ASKED_BEFORE.search(clause, 0, cue.start())
+            and not (asked_at_end and not _FIELD_QUOTE.sub("", clause[cue.end() :]).strip())
+            for cue in a.explained.finditer(clause)
+        )
 
     def framed_as_change(i: int, j: int, attribute: str = "", key: str | None = None) -> bool:
         """Either clause frames the difference as a change or explains it, the clause right after the

@@ -181,7 +181,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 47 (``detector_heldout_blind47.yaml``, split ``blind47``, ids ``ybh_``/``ybc_``/``ybm_``, issue
   22z): as the forty-sixth (``docs/blind_halves/author_spec_v47.md``, six authors, each file checked by a
   blind reviewer); written while round 37 was read from blind half 46, frozen after round 37 was committed
-  and before anyone read it.
+  and before anyone read it; run once on round 37 (2-X).
+- blind half 48 (``detector_heldout_blind48.yaml``, split ``blind48``, ids ``ych_``/``ycc_``/``ycm_``, issue
+  22z): as the forty-seventh (``docs/blind_halves/author_spec_v48.md``, six authors); written while round 38
+  was read from blind half 47, frozen after round 38 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -406,8 +409,19 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   worked, "all be over soon", "nearly got enough", twenty tablets or more, a sign that "means" going in, a
   joke, a month and a year after a finding, a condition's last word before its year, ", full recovery", "now
   settled", an ideation days ago denied today, a repeat with its clock time).
+- development half 36 (``detector_heldout_dev36.yaml``, split ``dev``, issue 22z round 38): the mechanisms
+  blind half 47's misses and false positives showed (C: "two of the <drug> 40 mg", a fracture's side before
+  "#", an allergen "tolerated", "and not" one allergen, food allergens, "and a separate" record, days ago in
+  shorthand, "which … the same test", kidney and ureter as one side's tract, discharge medications as a
+  source, an infusion "running at", "can't be pregnant", home tests then their result, the chemistry panel;
+  near misses explained by a partial D, a haemolysed sample, a flag left from a birth; M: a section left
+  empty, a letter not yet reached or never arrived, a form never got round to, no values available, no plan
+  on the EPR; H: a relative's illness beside the writer's own screening question, "which is his baseline", a
+  functional scale's grade, a test sent "for query", a screen's name before its results, an admission
+  diagnosis now afebrile for days, a headache eased by lying flat, lay severe abdominal pain, a distended
+  abdomen, a bracketed gloss inside a phrase).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind47|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind48|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -467,6 +481,7 @@ DEV32_FILE = HERE / "detector_heldout_dev32.yaml"
 DEV33_FILE = HERE / "detector_heldout_dev33.yaml"
 DEV34_FILE = HERE / "detector_heldout_dev34.yaml"
 DEV35_FILE = HERE / "detector_heldout_dev35.yaml"
+DEV36_FILE = HERE / "detector_heldout_dev36.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -504,6 +519,7 @@ DEV_FILES = (
     DEV33_FILE,
     DEV34_FILE,
     DEV35_FILE,
+    DEV36_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -551,6 +567,7 @@ BLIND44_FILE = HERE / "detector_heldout_blind44.yaml"
 BLIND45_FILE = HERE / "detector_heldout_blind45.yaml"
 BLIND46_FILE = HERE / "detector_heldout_blind46.yaml"
 BLIND47_FILE = HERE / "detector_heldout_blind47.yaml"
+BLIND48_FILE = HERE / "detector_heldout_blind48.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -601,6 +618,7 @@ Half = Literal[
     "blind45",
     "blind46",
     "blind47",
+    "blind48",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -653,6 +671,7 @@ SPLIT_PREFIX = {
     "blind45": "zz",
     "blind46": "ya",
     "blind47": "yb",
+    "blind48": "yc",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -704,6 +723,7 @@ HALF_TITLES = {
     "blind45": "blind half 45 (all three detectors)",
     "blind46": "blind half 46 (all three detectors)",
     "blind47": "blind half 47 (all three detectors)",
+    "blind48": "blind half 48 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

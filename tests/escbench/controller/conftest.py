@@ -304,3 +304,29 @@ def before_round37(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     ``lexicon_without`` builds, on top of any earlier round's copy) covers an item of round 36 whose mechanism
     is the intent stated beside it; that item is tested as the detectors read before round 37."""
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND37_LINES, "round36")
+
+
+# the starts of round 38's lexicon lines of a screen's name before its results ("pre-eclampsia screen: …") and
+# of no plan or status on the EPR, which cover round 32's negative sepsis screen and round 30's plan not on
+# file
+ROUND38_LINES = (
+    ("modifiers.yaml", '  - "re:^(?:\\\\s|-)*screen\\\\s*[:=]'),
+    ("missing.yaml", '      - "re:\\\\bno\\\\s+(?:[\\\\w-]+\\\\s+){0,6}?'),
+)
+
+
+@pytest.fixture
+def before_round38(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 38's general readings that cover items of earlier, narrower mechanisms taken out -- the writer's
+    own screening question (``_SELF_CHECK_QUESTION``: "… I feel fine, can I be checked?" beside a relative's
+    illness), a bracketed gloss inside a phrase's gap (``_GAP`` as before, for the lexicon copies that
+    ``lexicon_without`` builds: "bleach (sodium hypochlorite) sprayed into R eye") and two lexicon lines
+    (``ROUND38_LINES``, gone from those copies, on top of any earlier round's copy): those items are tested as
+    the detectors read before round 38."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_SELF_CHECK_QUESTION", NEVER)
+    gloss = r"\([\w'’/+.%-]+(?:\s[\w'’/+.%-]+){0,2}\)|"
+    assert detectors._GAP.count(gloss) == 1
+    monkeypatch.setattr(detectors, "_GAP", detectors._GAP.replace(gloss, ""))
+    lexicon_source_without(monkeypatch, tmp_path_factory, ROUND38_LINES, "round37")

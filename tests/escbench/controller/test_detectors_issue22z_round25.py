@@ -21,7 +21,7 @@ from escbench_inspect.controller import detectors, heldout
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV23_FILE).items}
 # these mechanisms are tested as the detectors read before round 27's reading of an absence's object
 pytestmark = pytest.mark.usefixtures(
-    "before_round27_object", "before_round30", "before_round33", "before_round36"
+    "before_round27_object", "before_round30", "before_round33", "before_round36", "before_round38"
 )
 ALWAYS = regex.compile(r"")
 RECOVERED_AFTER_ROUND_24 = regex.compile(

@@ -6,6 +6,7 @@ item must flip."""
 
 from __future__ import annotations
 
+import pytest
 from mechanism_helpers import (
     NEVER,
     all_detector_dev_tests,
@@ -18,6 +19,8 @@ from mechanism_helpers import (
 from escbench_inspect.controller import detectors, heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV33_FILE).items}
+# round 38's general readings also cover items here: tested as the detectors read before round 38
+pytestmark = pytest.mark.usefixtures("before_round38")
 
 
 # the patterns as they were before round 35

@@ -364,6 +364,7 @@ BLIND_SPLITS = {
     "blind45": ("zz", "BLIND45_FILE"),
     "blind46": ("ya", "BLIND46_FILE"),
     "blind47": ("yb", "BLIND47_FILE"),
+    "blind48": ("yc", "BLIND48_FILE"),
 }
 
 
