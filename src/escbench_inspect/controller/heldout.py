@@ -184,7 +184,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   and before anyone read it; run once on round 37 (2-X).
 - blind half 48 (``detector_heldout_blind48.yaml``, split ``blind48``, ids ``ych_``/``ycc_``/``ycm_``, issue
   22z): as the forty-seventh (``docs/blind_halves/author_spec_v48.md``, six authors); written while round 38
-  was read from blind half 47, frozen after round 38 was committed and before anyone read it.
+  was read from blind half 47, frozen after round 38 was committed and before anyone read it; run once on
+  round 38 (2-Y).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

@@ -229,8 +229,13 @@ FLOORS = {
     "blind46": {"conflict": (0.98, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v47 (as v38, prefix yb, c3 reviewed, the other five files as written; frozen after round 37 was
     # committed, before anyone read it): its one untouched run on round 37 (2-X), C 97/110 / 3/55, M 44/50 /
-    # 0/32, H 68/70 / 7/84 (2-W item for item the same)
-    "blind47": {"conflict": (0.88, 0.06), "missing": (0.88, 0.00), "high_risk": (0.97, 0.09)},
+    # 0/32, H 68/70 / 7/84 (2-W item for item the same); since read for round 38: C 110/110 / 0/55, M 50/50 /
+    # 0/32, H 70/70 / 0/84
+    "blind47": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v48 (as v38, prefix yc, five files reviewed, m1 as written; frozen after round 38 was committed,
+    # before anyone read it): its one untouched run on round 38 (2-Y), C 100/110 / 4/55, M 42/50 / 0/32,
+    # H 69/70 / 9/84 (2-X one H positive fewer and one H near miss more)
+    "blind48": {"conflict": (0.90, 0.08), "missing": (0.84, 0.00), "high_risk": (0.98, 0.11)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
