@@ -1116,7 +1116,12 @@ _RECOVERED_AFTER = _compile(
     # round 28: "CP at 0200 eased after GTN x1, pain free since 0215"
     r"|(?<!\bnot\s|n't\s)\b(?:pain|symptom|cp)[\s-]*free\s+(?:ever\s+)?(?:since|for|now)\b"
     # round 34: an ideation said resolved ("on 1:1 for suicidal ideation at admission; …, ideation resolved")
-    r"|\b(?:ideation|si)\s+(?:has\s+|had\s+)?(?:now\s+)?(?:fully\s+)?resolved\b",
+    r"|\b(?:ideation|si)\s+(?:has\s+|had\s+)?(?:now\s+)?(?:fully\s+)?resolved\b"
+    # round 39: thoughts settled on review ("passive SI at 20:00 …; seen by psych liaison 23:00 - thoughts
+    # settled"); reduced fetal movements followed by good movements felt (RCOG GTG 57: reassuring CTG and
+    # movements, home)
+    r"|\b(?:thoughts|urges|ideation)\s+(?:have\s+|had\s+)?(?:now\s+)?settled\b"
+    r"|\b(?:good|normal)\s+(?:fetal\s+)?movements\s+(?:now\s+)?(?:felt|returned|since|resumed)\b",
     FLAGS,
 )
 _RECOVERED_REACH = 250
@@ -2472,7 +2477,8 @@ _NOT_A_PRODUCT = (
 )
 _BLOOD_GROUP = _compile(
     r"(?<![\w])(?P<abo>A[12]?B|A[12]?|B|O)\s*(?:(?i:rh)\s*D?\s*|(?i:rhd)\s*)?"
-    r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive)?|neg(?:ative)?)\b)" + _NOT_A_PRODUCT
+    # round 39: or in Spanish, Portuguese or Italian ("grupo B Rh negativo" on a card from abroad)
+    r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive|itivo)?|neg(?:ative|ativo)?)\b)" + _NOT_A_PRODUCT
 )
 # issue 22y: or its reaction ("radiology system flags iodinated contrast reaction (hives)")
 # issue 22z: or what it does to the patient ("codeine makes me itch all over")
@@ -2501,6 +2507,13 @@ _FIELD_SAYS = _compile(
 _ASKED_BEFORE = _compile(
     r"(?:^|[,;]\s*|\b(?:and|so|but|or)\s+)(?:does|do|did|will|would|should|could|can|might|is|are)\s+"
     r"(?:[\w']+\s+){0,4}$",
+    FLAGS,
+)
+# round 39: a cause the writer only suspects or asks about ("I suspect a transcription error but have been
+# unable to confirm which is correct") explains nothing
+_SUSPECTED_BEFORE = _compile(
+    r"\b(?:i|we)\s+(?:suspect|wonder\s+if|wonder\s+whether)\s+(?:(?:it\s+is|it'?s|this\s+is|there\s+is|there'?s|it\s+was)\s+)?"
+    r"(?:an?\s+|the\s+)?(?:[\w-]+\s+)?$",
     FLAGS,
 )
 _CONTINUE_WORD = _compile(r"\b(?:continue|continuing|unchanged|no\s+change)\b", FLAGS)
@@ -4558,6 +4571,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         asked_at_end = text[spans[k][1] : spans[k][1] + 1] == "?"
         return any(
             not _ASKED_BEFORE.search(clause, 0, cue.start())
+            and not _SUSPECTED_BEFORE.search(clause, 0, cue.start())
             and not (asked_at_end and not _FIELD_QUOTE.sub("", clause[cue.end() :]).strip())
             for cue in a.explained.finditer(clause)
         )

@@ -421,6 +421,14 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   functional scale's grade, a test sent "for query", a screen's name before its results, an admission
   diagnosis now afebrile for days, a headache eased by lying flat, lay severe abdominal pain, a distended
   abdomen, a bracketed gloss inside a phrase).
+- development half 37 (``detector_heldout_dev37.yaml``, split ``dev``, issue 22z round 39): the mechanisms
+  blind half 48's misses and false positives showed (C: a supply "since" a month and year beside an earlier
+  range, a transfusion between two haemoglobins, a correction after which all now say one value, an allergy
+  field headed by its source, a repeat still issued, a cause only suspected, DNACPR spelled out, an Rh type in
+  Portuguese, a capillary glucose as a source; M: not yet established, a frequency not known, no readings
+  since, not in the notes, no BP on the observation chart, did not travel, no list in the envelope; H: melaena
+  misspelt, a seizure diary, stroke warning signs taught, a last seizure recorded in a year, a pregnancy named
+  by its year, "at the time", thoughts settled, good fetal movements felt).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind48|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -483,6 +491,7 @@ DEV33_FILE = HERE / "detector_heldout_dev33.yaml"
 DEV34_FILE = HERE / "detector_heldout_dev34.yaml"
 DEV35_FILE = HERE / "detector_heldout_dev35.yaml"
 DEV36_FILE = HERE / "detector_heldout_dev36.yaml"
+DEV37_FILE = HERE / "detector_heldout_dev37.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -521,6 +530,7 @@ DEV_FILES = (
     DEV34_FILE,
     DEV35_FILE,
     DEV36_FILE,
+    DEV37_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

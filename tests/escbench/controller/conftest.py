@@ -330,3 +330,21 @@ def before_round38(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     assert detectors._GAP.count(gloss) == 1
     monkeypatch.setattr(detectors, "_GAP", detectors._GAP.replace(gloss, ""))
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND38_LINES, "round37")
+
+
+# the start of round 39's lexicon line for a finding "at the time" of a past event
+ROUND39_LINES = (("modifiers.yaml", '  - "re:\\\\bat\\\\s+the\\\\s+time\\\\b'),)
+
+
+@pytest.fixture
+def before_round39(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 39's general reading that covers an item of an earlier, narrower mechanism taken out -- a finding
+    "at the time" of a past event (``ROUND39_LINES``: "SAH 2012 (thunderclap headache at the time), clipped"),
+    gone from the lexicon copies on top of any earlier round's copy and from the lexicon the module mechanisms
+    read: that item is tested as the detectors read before round 39."""
+    from escbench_inspect.controller import detectors
+
+    source = lexicon_source_without(monkeypatch, tmp_path_factory, ROUND39_LINES, "round38")
+    # the module mechanisms of earlier rounds read with the packaged lexicon: here, with this copy
+    lexicon = load_lexicon(source)
+    monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)

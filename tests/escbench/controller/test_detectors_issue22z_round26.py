@@ -18,7 +18,7 @@ from mechanism_helpers import (
 
 from escbench_inspect.controller import detectors, heldout
 
-pytestmark = pytest.mark.usefixtures("before_round30", "before_round31")
+pytestmark = pytest.mark.usefixtures("before_round30", "before_round31", "before_round39")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV24_FILE).items}
 # the patterns as they were before round 26
 SEGMENT_BREAK_ROUND_25 = regex.compile(r",\s|\s[-–—]\s|:\s")
