@@ -186,6 +186,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the forty-seventh (``docs/blind_halves/author_spec_v48.md``, six authors); written while round 38
   was read from blind half 47, frozen after round 38 was committed and before anyone read it; run once on
   round 38 (2-Y).
+- blind half 49 (``detector_heldout_blind49.yaml``, split ``blind49``, ids ``ydh_``/``ydc_``/``ydm_``, issue
+  22z): as the forty-eighth (``docs/blind_halves/author_spec_v49.md``, six authors); written while round 39
+  was read from blind half 48, frozen after round 39 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -430,7 +433,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   misspelt, a seizure diary, stroke warning signs taught, a last seizure recorded in a year, a pregnancy named
   by its year, "at the time", thoughts settled, good fetal movements felt).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind48|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind49|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -579,6 +582,7 @@ BLIND45_FILE = HERE / "detector_heldout_blind45.yaml"
 BLIND46_FILE = HERE / "detector_heldout_blind46.yaml"
 BLIND47_FILE = HERE / "detector_heldout_blind47.yaml"
 BLIND48_FILE = HERE / "detector_heldout_blind48.yaml"
+BLIND49_FILE = HERE / "detector_heldout_blind49.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -630,6 +634,7 @@ Half = Literal[
     "blind46",
     "blind47",
     "blind48",
+    "blind49",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -683,6 +688,7 @@ SPLIT_PREFIX = {
     "blind46": "ya",
     "blind47": "yb",
     "blind48": "yc",
+    "blind49": "yd",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -735,6 +741,7 @@ HALF_TITLES = {
     "blind46": "blind half 46 (all three detectors)",
     "blind47": "blind half 47 (all three detectors)",
     "blind48": "blind half 48 (all three detectors)",
+    "blind49": "blind half 49 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -371,6 +371,7 @@ BLIND_SPLITS = {
     "blind46": ("ya", "BLIND46_FILE"),
     "blind47": ("yb", "BLIND47_FILE"),
     "blind48": ("yc", "BLIND48_FILE"),
+    "blind49": ("yd", "BLIND49_FILE"),
 }
 
 
