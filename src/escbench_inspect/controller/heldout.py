@@ -188,7 +188,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   round 38 (2-Y).
 - blind half 49 (``detector_heldout_blind49.yaml``, split ``blind49``, ids ``ydh_``/``ydc_``/``ydm_``, issue
   22z): as the forty-eighth (``docs/blind_halves/author_spec_v49.md``, six authors); written while round 39
-  was read from blind half 48, frozen after round 39 was committed and before anyone read it.
+  was read from blind half 48, frozen after round 39 was committed and before anyone read it; run once on
+  round 39 (2-Z). h1's seven high-risk families never arrived: 324 items, H from h2's families only.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

@@ -234,8 +234,14 @@ FLOORS = {
     "blind47": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v48 (as v38, prefix yc, five files reviewed, m1 as written; frozen after round 38 was committed,
     # before anyone read it): its one untouched run on round 38 (2-Y), C 100/110 / 4/55, M 42/50 / 0/32,
-    # H 69/70 / 9/84 (2-X one H positive fewer and one H near miss more)
-    "blind48": {"conflict": (0.90, 0.08), "missing": (0.84, 0.00), "high_risk": (0.98, 0.11)},
+    # H 69/70 / 9/84 (2-X one H positive fewer and one H near miss more); since read for round 39: C 106/110 /
+    # 1/55, M 50/50 / 0/32, H 70/70 / 2/84
+    "blind48": {"conflict": (0.96, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
+    # blind v49 (as v38, prefix yd, 324 items: h1 never arrived, H from h2's seven families only; c1 reviewed,
+    # the other four files as written; frozen after round 39 was committed, before anyone read it): its one
+    # untouched run on round 39 (2-Z), C 89/110 / 1/55, M 44/50 / 0/32, H 33/35 / 3/42 (2-Y one M positive
+    # fewer and one H near miss more)
+    "blind49": {"conflict": (0.80, 0.02), "missing": (0.88, 0.00), "high_risk": (0.94, 0.08)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
