@@ -190,6 +190,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the forty-eighth (``docs/blind_halves/author_spec_v49.md``, six authors); written while round 39
   was read from blind half 48, frozen after round 39 was committed and before anyone read it; run once on
   round 39 (2-Z). h1's seven high-risk families never arrived: 324 items, H from h2's families only.
+- blind half 49's supplement (``detector_heldout_blind49h.yaml``, split ``blind49h``, ids ``ydh_``, issue
+  22z): v49's h1 file (high risk: chest pain, headache, back pain, abdominal pain, bleeding, breathing,
+  vision), which arrived after v49 was frozen and run; kept unread, checked by a blind reviewer, merged by
+  a script and frozen before round 40 was committed; run once on round 39 (2-Z), as v49 was.
+- blind half 50 (``detector_heldout_blind50.yaml``, split ``blind50``, ids ``yeh_``/``yec_``/``yem_``, issue
+  22z): as the forty-ninth (``docs/blind_halves/author_spec_v50.md``, six authors); written while round 40
+  was read from blind half 49, frozen after round 40 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -434,8 +441,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   misspelt, a seizure diary, stroke warning signs taught, a last seizure recorded in a year, a pregnancy named
   by its year, "at the time", thoughts settled, good fetal movements felt).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind49|all]
-[--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind49|blind49h|blind50|
+all] [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
 """
@@ -584,6 +591,8 @@ BLIND46_FILE = HERE / "detector_heldout_blind46.yaml"
 BLIND47_FILE = HERE / "detector_heldout_blind47.yaml"
 BLIND48_FILE = HERE / "detector_heldout_blind48.yaml"
 BLIND49_FILE = HERE / "detector_heldout_blind49.yaml"
+BLIND49H_FILE = HERE / "detector_heldout_blind49h.yaml"
+BLIND50_FILE = HERE / "detector_heldout_blind50.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -636,6 +645,8 @@ Half = Literal[
     "blind47",
     "blind48",
     "blind49",
+    "blind49h",
+    "blind50",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -690,6 +701,8 @@ SPLIT_PREFIX = {
     "blind47": "yb",
     "blind48": "yc",
     "blind49": "yd",
+    "blind49h": "yd",  # v49's late h1 file: its ids are v49's and none repeats one of v49's
+    "blind50": "ye",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -743,6 +756,8 @@ HALF_TITLES = {
     "blind47": "blind half 47 (all three detectors)",
     "blind48": "blind half 48 (all three detectors)",
     "blind49": "blind half 49 (all three detectors)",
+    "blind49h": "blind half 49's supplement (high risk: v49's h1, arrived late)",
+    "blind50": "blind half 50 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

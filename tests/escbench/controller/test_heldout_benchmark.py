@@ -379,6 +379,8 @@ BLIND_SPLITS = {
     "blind47": ("yb", "BLIND47_FILE"),
     "blind48": ("yc", "BLIND48_FILE"),
     "blind49": ("yd", "BLIND49_FILE"),
+    "blind49h": ("yd", "BLIND49H_FILE"),
+    "blind50": ("ye", "BLIND50_FILE"),
 }
 
 
