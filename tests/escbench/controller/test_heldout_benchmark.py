@@ -242,6 +242,9 @@ FLOORS = {
     # untouched run on round 39 (2-Z), C 89/110 / 1/55, M 44/50 / 0/32, H 33/35 / 3/42 (2-Y one M positive
     # fewer and one H near miss more)
     "blind49": {"conflict": (0.80, 0.02), "missing": (0.88, 0.00), "high_risk": (0.94, 0.08)},
+    # blind v49's h1 (arrived after v49's freeze and run; reviewed, no edit; frozen before round 40 was
+    # committed): its one untouched run on round 39 (2-Z), H 32/35 / 3/42 (2-Y item for item the same)
+    "blind49h": {"high_risk": (0.91, 0.08)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
