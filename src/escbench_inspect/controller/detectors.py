@@ -1131,7 +1131,10 @@ _RECOVERED_REACH = 250
 _TEST_INDICATION = _compile(
     r"\b(?:mri|ct|ctpa|cta|abg|vbg|x-?ray|cxr|uss|ultrasound|scan|echo(?:cardiogram)?|ecg|bloods?|angiogram)\b"
     r"[^()\n.;]{0,40}\(\s*(?:(?:requested|done|sent|ordered|performed|taken)\s+)?(?:for|\?)\s*"
-    r"(?:[\w'/-]+[\s,]*){0,5}?\??$",
+    r"(?:[\w'/-]+[\s,]*){0,5}?\??$"
+    # round 40: or a sample sent for a query right before the finding ("Sample sent for ?breathlessness")
+    r"|\b(?:samples?|bloods?|specimens?|abg|vbg|gas|swabs?|cultures?|x-?ray|cxr|ct|scan)\b[^()\n.;?]{0,30}?"
+    r"\b(?:sent|requested|ordered|done|taken|booked)\s+for\s+\?\s*$",
     FLAGS,
 )
 _TEST_INDICATION_REACH = 120
@@ -1296,7 +1299,10 @@ _WRITERS_RELATIVE = _compile(
 _SELF_CHECK_QUESTION = _compile(
     r"\b(?:should|do|must|can|could)\s+i\s+(?:(?:also|still|now|too)\s+)?(?:get|have|be|need\s+to\s+(?:get|have|be))"
     r"\s+(?:(?:my|me|myself)\b[^.?!\n]{0,30}?\s+)?(?:checked|tested|screened|seen)\b"
-    r"|\bam\s+i\s+(?:also\s+)?at\s+(?:a\s+)?(?:higher\s+|more\s+|increased\s+)?risk\b",
+    r"|\bam\s+i\s+(?:also\s+)?at\s+(?:a\s+)?(?:higher\s+|more\s+|increased\s+)?risk\b"
+    # round 40: or worried about the writer's own ("my mum … lost the sight in one eye from glaucoma and im
+    # worried about mine")
+    r"|\bworried\s+about\s+(?:mine|my\s+own)\b",
     FLAGS,
 )
 # round 38: the finding word as the name of a chronic functional scale ("MRC dyspnoea grade 4"): the grade
@@ -1747,6 +1753,13 @@ _MOVED_FROM = _compile(
 _REACHED = _compile(r"[^.;\n\d]{0,40}?\bto\s+(?P<to>\d+(?:\.\d+)?)", FLAGS)
 
 
+# round 40: nor a day and month after "on" ("she last collected lithium on 14/06": no lithium level of 14)
+_DAY_MONTH_AFTER = _compile(
+    r"(?<=\b(?:on|dated|from|since|until|till|by)\s+)(?:[12]\d|3[01]|0?[1-9])/(?:0?[1-9]|1[0-2])\b(?![/.]\d)",
+    FLAGS,
+)
+
+
 def _value_verdicts(
     compiled: CompiledConcept, rule: Threshold, text: str, lexicon: Lexicon, folded: str | None
 ) -> Iterable[tuple[int, int, str | None]]:
@@ -1757,6 +1770,7 @@ def _value_verdicts(
         window = window[: cut.start()] if cut else window
         # round 22: a date is no measured number ("Sodium on 3 March 139 mmol/L"): blanked, offsets kept
         window = _DATE.sub(lambda date: " " * len(date.group()), window)
+        window = _DAY_MONTH_AFTER.sub(lambda date: " " * len(date.group()), window)
         number = _NUMBER.search(window)
         if not number:
             continue
@@ -2215,7 +2229,8 @@ _REPORTING_VERBS = (
 _YEAR_AFTER = _compile(
     # round 14: or after the injection's noun and "was" ("my last tetanus jab was 2015")
     r"(?:\s+(?:jab|shot|booster|vaccine|vaccination|injection|immuni[sz]ation))?"
-    r"\s*(?:[:\-–]|\b(?:was|were|in)\b)?\s*(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)",
+    # round 40: or recorded "as" a year ("records his last surveillance colonoscopy as 2019")
+    r"\s*(?:[:\-–]|\b(?:was|were|in|as)\b)?\s*(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)",
     FLAGS,
 )
 _ENTRY_WORDS = 5  # a list entry: a source and its value, a few words
@@ -2227,7 +2242,8 @@ _IT_AS = _compile(
 _SAYS_YEAR = _compile(
     rf"\b(?:{_REPORTING_VERBS})\s+(?:it\s+was\s+)?(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)", FLAGS
 )
-_REPORTING = _compile(rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it)\b", FLAGS)
+# round 40: or where it is written ("in the oncology diary we keep it's written 10th May"), not written up
+_REPORTING = _compile(rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it|written(?!\s+up\b))\b", FLAGS)
 # round 18: a full stop after the number ends its sentence ("… on 15/09 is 5.8.")
 _BARE_NUMBER = _compile(
     r"(?<![\w./:])(?P<value>\d+(?:\.\d+)?)(?![\d:/%]|\.\d|(?:st|nd|rd|th)\b|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
@@ -2260,8 +2276,9 @@ _REPORTED_VALUE = _compile(
 )
 # issue 22s: a document's own date ("referral dated 12/03", "letter typed on …") is not an event's
 _DOCUMENT_DATE = _compile(
-    r"\b(?:dated|dictated|typed|written|sent|received|printed|faxed|signed|issued|generated|seen|reviewed)"
-    r"(?:\s+(?:on|at))?\s*$"
+    # round 40: not what "it's written" as ("in the diary it's written 10th May": the entry's value)
+    r"\b(?:dated|dictated|typed|written(?<!\b(?:it'?s|its|it\s+is|it\s+was|is|was)\s+written)|sent|received|printed|faxed"
+    r"|signed|issued|generated|seen|reviewed)(?:\s+(?:on|at))?\s*$"
     # issue 22y: or a printout's, an extract's ("State immunization registry printout, 2026-09-14: …")
     r"|\b(?:printout|print-out|extract|download)\s*,?\s*$",
     FLAGS,
@@ -2285,10 +2302,14 @@ _SIDE_ALONE = _compile(
     # round 22: "on the R" at a statement's end ("Pt says her axillary node clearance was on the R.")
     r"|on\s+the\s+(?-i:(?P<side6>[LR]))\b(?=\s*(?:[.;,)!?]|$))"
     # round 36: a side given as a record's value, closing its clause ("ward whiteboard and theatre list = R")
-    r"|(?<=[=:]\s{0,3})(?P<side7>left|right|(?-i:L|R|Lt|Rt))\b(?=\s*(?:[.;,)!?]|$)))",
+    r"|(?<=[=:]\s{0,3})(?P<side7>left|right|(?-i:L|R|Lt|Rt))\b(?=\s*(?:[.;,)!?]|$))"
+    # round 40: or in capitals after a record's verb, closing its clause ("anaesthetic chart marked L.")
+    r"|\b(?P<side8>(?-i:L|R|Lt|Rt|LT|RT))\b"
+    r"(?<=\b(?:marked|marks|says?|states?|reads?|shows?|lists?|documents?)\s+(?:as\s+)?(?-i:L|R|Lt|Rt|LT|RT))"
+    r"(?=\s*(?:[.;,)!?]|$)))",
     FLAGS,
 )
-_SIDE_GROUPS = ("side", "side2", "side3", "side4", "side5", "side6", "side7")
+_SIDE_GROUPS = ("side", "side2", "side3", "side4", "side5", "side6", "side7", "side8")
 # issue 22y: the ophthalmic abbreviations of a side, upper case ("dense cataract in the LE")
 _EYE_SIDE = _compile(r"\b(?-i:(?P<side>[LR])E)\b")
 # round 16: the eye in Latin, OD right and OS left, read where the text is about eyes (OD is also once daily)
@@ -2476,7 +2497,8 @@ _NOT_A_PRODUCT = (
     r"|uncrossmatched|only\s+if|if\s+(?:needed|required)|on\s+standby)\b)"
 )
 _BLOOD_GROUP = _compile(
-    r"(?<![\w])(?P<abo>A[12]?B|A[12]?|B|O)\s*(?:(?i:rh)\s*D?\s*|(?i:rhd)\s*)?"
+    # round 40: the D in brackets ("A Rh(D) negative")
+    r"(?<![\w])(?P<abo>A[12]?B|A[12]?|B|O)\s*(?:(?i:rh)\s*(?:\(\s*D\s*\)|D)?\s*|(?i:rhd)\s*)?"
     # round 39: or in Spanish, Portuguese or Italian ("grupo B Rh negativo" on a card from abroad)
     r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive|itivo)?|neg(?:ative|ativo)?)\b)" + _NOT_A_PRODUCT
 )
@@ -2575,6 +2597,13 @@ _STABLE = _compile(
     r"(?:years?|months?|weeks?)\b",
     FLAGS,
 )
+# round 40: a bracketed history that gives the reason for a side's restriction, no side of its own ("no
+# BP/cannula L arm (h/o axillary clearance)"): the side stated outside it is today's
+_REASON_IN_BRACKETS = _compile(
+    r"\((?:history\s+of|h/o|hx\s+of|previous|prior|past)\b(?![^()]*\b(?:left|right|lt|rt|l|r|bilateral|both)\b)"
+    r"[^()]*\)",
+    FLAGS,
+)
 # issue 22y: a gestational age stated now, in weeks(+days): "14 weeks pregnant", "32+4/40", "a gestation
 # of 9+2 weeks", "GA 20 wks"; not the time of an event ("booked at 10/40", "delivered at 38 weeks")
 _GESTATION = _compile(
@@ -2612,7 +2641,10 @@ _MILD_REACTION = _compile(
     r"|\bitch(?:ing|y)?\s+only\b|\bpruritus\b"
     # round 37: or itch as a list entry's reaction ("inpatient allergy list morphine - itch")
     r"|(?<=[-–:]\s{0,2})itch(?:ing|y)?\b"
-    r"|\bupset\s+stomach\b|\bintoleran(?:ce|t)\b|\bdiarrh?o?ea\b|\bside[\s-]+effects?\b",
+    r"|\bupset\s+stomach\b|\bintoleran(?:ce|t)\b|\bdiarrh?o?ea\b|\bside[\s-]+effects?\b"
+    # round 40: or an infusion-rate reaction, not an allergy ("vancomycin reaction as infusion-related
+    # flushing": the red man syndrome, BNF vancomycin)
+    r"|\binfusion[\s-]+(?:related|rate)\b|\bred[\s-]+(?:man|person)\b|\bflushing\b",
     FLAGS,
 )
 # in order: a clause that names both grades is read as severe
@@ -4541,6 +4573,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         )
         if attribute == "weight" and neonate:
             clause = _BIRTH_WEIGHT.sub(" ", clause)
+        if attribute == "side":
+            clause = _REASON_IN_BRACKETS.sub(" ", clause)
         return a.history.search(clause) is not None
 
     def in_force_history(i: int) -> bool:

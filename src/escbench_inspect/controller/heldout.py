@@ -440,6 +440,18 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   since, not in the notes, no BP on the observation chart, did not travel, no list in the envelope; H: melaena
   misspelt, a seizure diary, stroke warning signs taught, a last seizure recorded in a year, a pregnancy named
   by its year, "at the time", thoughts settled, good fetal movements felt).
+- development half 38 (``detector_heldout_dev38.yaml``, split ``dev``, issue 22z round 40): the mechanisms
+  blind half 49's misses and false positives showed, and those of its h1 supplement once its run was on record
+  (C: a glucose written BGL/BSL, Rh(D) in brackets, an hCG shown "as positive", a list's ", no <drug>",
+  relisted with new consent, an infusion-related flushing, a bracketed history as a limb restriction's reason,
+  another identifier that matches, a side marked in capitals, a discharge paper and a results page, a date
+  written in a diary, the last supply, a scope procedure "as" a year, a person who insists, a first and a
+  second group sample; M: no weight this visit, a level not taken, results outstanding, faxed without a page,
+  without an indication, no observation since a time; H: a pre-eclampsia blood panel, an empty uterus with
+  free fluid, jaundice in the first 24 hours, an admission in infancy, thoughts disclosed at a previous
+  session, a day and month after "on" read as no level, back pain with a measured temperature, a rigid abdomen
+  in shorthand, a postpartum blood loss by volume, two relatives with the condition, a sample sent for a
+  query, the writer worried about their own).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind49|blind49h|blind50|
 all] [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -503,6 +515,7 @@ DEV34_FILE = HERE / "detector_heldout_dev34.yaml"
 DEV35_FILE = HERE / "detector_heldout_dev35.yaml"
 DEV36_FILE = HERE / "detector_heldout_dev36.yaml"
 DEV37_FILE = HERE / "detector_heldout_dev37.yaml"
+DEV38_FILE = HERE / "detector_heldout_dev38.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -542,6 +555,7 @@ DEV_FILES = (
     DEV35_FILE,
     DEV36_FILE,
     DEV37_FILE,
+    DEV38_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

@@ -240,11 +240,13 @@ FLOORS = {
     # blind v49 (as v38, prefix yd, 324 items: h1 never arrived, H from h2's seven families only; c1 reviewed,
     # the other four files as written; frozen after round 39 was committed, before anyone read it): its one
     # untouched run on round 39 (2-Z), C 89/110 / 1/55, M 44/50 / 0/32, H 33/35 / 3/42 (2-Y one M positive
-    # fewer and one H near miss more)
-    "blind49": {"conflict": (0.80, 0.02), "missing": (0.88, 0.00), "high_risk": (0.94, 0.08)},
+    # fewer and one H near miss more); since read for round 40: C 103/110 / 0/55, M 50/50 / 0/32, H 35/35 /
+    # 0/42
+    "blind49": {"conflict": (0.93, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v49's h1 (arrived after v49's freeze and run; reviewed, no edit; frozen before round 40 was
-    # committed): its one untouched run on round 39 (2-Z), H 32/35 / 3/42 (2-Y item for item the same)
-    "blind49h": {"high_risk": (0.91, 0.08)},
+    # committed): its one untouched run on round 39 (2-Z), H 32/35 / 3/42 (2-Y item for item the same); since
+    # read for round 40: H 35/35 / 0/42
+    "blind49h": {"high_risk": (1.00, 0.00)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
