@@ -196,7 +196,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   a script and frozen before round 40 was committed; run once on round 39 (2-Z), as v49 was.
 - blind half 50 (``detector_heldout_blind50.yaml``, split ``blind50``, ids ``yeh_``/``yec_``/``yem_``, issue
   22z): as the forty-ninth (``docs/blind_halves/author_spec_v50.md``, six authors); written while round 40
-  was read from blind half 49, frozen after round 40 was committed and before anyone read it.
+  was read from blind half 49, frozen after round 40 was committed and before anyone read it; run once on
+  round 40 (2-AA).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

@@ -247,6 +247,10 @@ FLOORS = {
     # committed): its one untouched run on round 39 (2-Z), H 32/35 / 3/42 (2-Y item for item the same); since
     # read for round 40: H 35/35 / 0/42
     "blind49h": {"high_risk": (1.00, 0.00)},
+    # blind v50 (as v38, prefix ye, all six files reviewed; frozen after round 40 was committed, before anyone
+    # read it): its one untouched run on round 40 (2-AA), C 107/110 / 4/55, M 45/50 / 0/32, H 67/70 / 7/84
+    # (2-Z one C positive fewer)
+    "blind50": {"conflict": (0.97, 0.08), "missing": (0.90, 0.00), "high_risk": (0.95, 0.09)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
