@@ -1134,7 +1134,9 @@ _TEST_INDICATION = _compile(
     r"(?:[\w'/-]+[\s,]*){0,5}?\??$"
     # round 40: or a sample sent for a query right before the finding ("Sample sent for ?breathlessness")
     r"|\b(?:samples?|bloods?|specimens?|abg|vbg|gas|swabs?|cultures?|x-?ray|cxr|ct|scan)\b[^()\n.;?]{0,30}?"
-    r"\b(?:sent|requested|ordered|done|taken|booked)\s+for\s+\?\s*$",
+    r"\b(?:sent|requested|ordered|done|taken|booked)\s+for\s+\?\s*$"
+    # round 41: or a test named on its own for the query ("ABG on room air for ?breathlessness")
+    r"|\b(?:abg|vbg|cxr|x-?ray|ct|ctpa|mri|scan|ecg|echo|bloods?)\b[^()\n.;?]{0,30}?\bfor\s+\?\s*$",
     FLAGS,
 )
 _TEST_INDICATION_REACH = 120
@@ -1536,7 +1538,10 @@ _FULL_CODE = _compile(
 # status (negative), unless the words after it say a record lacks it ("… allergies recorded")
 _NEGATIVE_ALLERGY = _compile(
     r"\s+(?:any\s+)?(?:known\s+)?(?:drug\s+|medication\s+|medicine\s+|food\s+)?allerg(?:y|ies)\b"
-    r"(?!\s+(?:\w+\s+){0,2}?(?:recorded|documented|listed|stated|on\s+(?:file|record|the)|noted|entered)\b)",
+    r"(?!\s+(?:\w+\s+){0,2}?(?:recorded|documented|listed|stated|on\s+(?:file|record|the)|noted|entered)\b)"
+    # round 41: nor an allergy history or status the writer does not hold ("we do not hold any allergy
+    # history")
+    r"(?!\s+(?:history|status|information|info|details|records?)\b)",
     FLAGS,
 )
 

@@ -198,6 +198,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the forty-ninth (``docs/blind_halves/author_spec_v50.md``, six authors); written while round 40
   was read from blind half 49, frozen after round 40 was committed and before anyone read it; run once on
   round 40 (2-AA).
+- blind half 51 (``detector_heldout_blind51.yaml``, split ``blind51``, ids ``yfh_``/``yfc_``/``yfm_``, issue
+  22z): as the fiftieth (``docs/blind_halves/author_spec_v51.md``, six authors); written while blind half 50
+  was frozen and run and round 41 was read from it, to be frozen after round 41 was committed and before
+  anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -453,9 +457,16 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   session, a day and month after "on" read as no level, back pain with a measured temperature, a rigid abdomen
   in shorthand, a postpartum blood loss by volume, two relatives with the condition, a sample sent for a
   query, the writer worried about their own).
+- development half 39 (``detector_heldout_dev39.yaml``, split ``dev``, issue 22z round 41): the mechanisms
+  blind half 50's misses and false positives showed (C: "both L" as two sources giving the left, a record
+  correct on everything now, "which is why", a drug denied ever taken, doses held between two INRs; M: a dose
+  left off, an allergy history not held, without any observations, no current BP on the chart, a form that
+  does not indicate an item; H: a protocol's name before its results, back pain with shivering, pain moved
+  from the navel to the right, tablets written "tabs", thoughts from "back in the summer", a test named for a
+  query).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind49|blind49h|blind50|
-all] [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind50|blind51|all]
+[--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
 """
@@ -517,6 +528,7 @@ DEV35_FILE = HERE / "detector_heldout_dev35.yaml"
 DEV36_FILE = HERE / "detector_heldout_dev36.yaml"
 DEV37_FILE = HERE / "detector_heldout_dev37.yaml"
 DEV38_FILE = HERE / "detector_heldout_dev38.yaml"
+DEV39_FILE = HERE / "detector_heldout_dev39.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -557,6 +569,7 @@ DEV_FILES = (
     DEV36_FILE,
     DEV37_FILE,
     DEV38_FILE,
+    DEV39_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -608,6 +621,7 @@ BLIND48_FILE = HERE / "detector_heldout_blind48.yaml"
 BLIND49_FILE = HERE / "detector_heldout_blind49.yaml"
 BLIND49H_FILE = HERE / "detector_heldout_blind49h.yaml"
 BLIND50_FILE = HERE / "detector_heldout_blind50.yaml"
+BLIND51_FILE = HERE / "detector_heldout_blind51.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -662,6 +676,7 @@ Half = Literal[
     "blind49",
     "blind49h",
     "blind50",
+    "blind51",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -718,6 +733,7 @@ SPLIT_PREFIX = {
     "blind49": "yd",
     "blind49h": "yd",  # v49's late h1 file: its ids are v49's and none repeats one of v49's
     "blind50": "ye",
+    "blind51": "yf",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -773,6 +789,7 @@ HALF_TITLES = {
     "blind49": "blind half 49 (all three detectors)",
     "blind49h": "blind half 49's supplement (high risk: v49's h1, arrived late)",
     "blind50": "blind half 50 (all three detectors)",
+    "blind51": "blind half 51 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -249,8 +249,8 @@ FLOORS = {
     "blind49h": {"high_risk": (1.00, 0.00)},
     # blind v50 (as v38, prefix ye, all six files reviewed; frozen after round 40 was committed, before anyone
     # read it): its one untouched run on round 40 (2-AA), C 107/110 / 4/55, M 45/50 / 0/32, H 67/70 / 7/84
-    # (2-Z one C positive fewer)
-    "blind50": {"conflict": (0.97, 0.08), "missing": (0.90, 0.00), "high_risk": (0.95, 0.09)},
+    # (2-Z one C positive fewer); since read for round 41: C 109/110 / 1/55, M 50/50 / 0/32, H 70/70 / 4/84
+    "blind50": {"conflict": (0.99, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.05)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -392,6 +392,7 @@ BLIND_SPLITS = {
     "blind49": ("yd", "BLIND49_FILE"),
     "blind49h": ("yd", "BLIND49H_FILE"),
     "blind50": ("ye", "BLIND50_FILE"),
+    "blind51": ("yf", "BLIND51_FILE"),
 }
 
 

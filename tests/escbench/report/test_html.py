@@ -64,7 +64,10 @@ def test_remote_and_missing_images_are_never_fetched(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(report_dir: Path):
+    """The browser, opened after the report is written: playwright's sync API keeps an event loop running in
+    this thread while it is open, and writing the report runs Inspect's own loop, which cannot start inside it
+    (under xdist a browser test could otherwise come first on a worker)."""
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
         yield browser
