@@ -200,8 +200,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   round 40 (2-AA).
 - blind half 51 (``detector_heldout_blind51.yaml``, split ``blind51``, ids ``yfh_``/``yfc_``/``yfm_``, issue
   22z): as the fiftieth (``docs/blind_halves/author_spec_v51.md``, six authors); written while blind half 50
-  was frozen and run and round 41 was read from it, to be frozen after round 41 was committed and before
-  anyone read it.
+  was frozen and run and round 41 was read from it, frozen after round 41 was committed and before anyone read
+  it; run once on round 41 (2-AB).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

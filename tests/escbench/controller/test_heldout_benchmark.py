@@ -251,6 +251,10 @@ FLOORS = {
     # read it): its one untouched run on round 40 (2-AA), C 107/110 / 4/55, M 45/50 / 0/32, H 67/70 / 7/84
     # (2-Z one C positive fewer); since read for round 41: C 109/110 / 1/55, M 50/50 / 0/32, H 70/70 / 4/84
     "blind50": {"conflict": (0.99, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.05)},
+    # blind v51 (as v38, prefix yf, all six files reviewed; frozen after round 41 was committed, before anyone
+    # read it): its one untouched run on round 41 (2-AB), C 97/110 / 1/55, M 46/50 / 1/32, H 63/70 / 5/84
+    # (2-AA item for item the same)
+    "blind51": {"conflict": (0.88, 0.02), "missing": (0.92, 0.04), "high_risk": (0.90, 0.06)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
