@@ -33,6 +33,13 @@ fires = dev_fires(DEV)
 ) = all_detector_dev_tests(DEV, fires)
 
 
+def test_both_l_is_one_side_and_both_l_and_r_is_both() -> None:
+    """Round 41: "consent & list both L TKR" gives the left twice; "both L and R knees" is still both sides,
+    which one side elsewhere contradicts only when a source says "only"."""
+    assert detectors.detect("Wristband: right knee. Consent & list both L TKR.").conflict
+    assert not detectors.detect("Booking: R knee injection. Consent form both L and R knees.").conflict
+
+
 def test_doses_held_explain_a_change_but_days_held_before_an_operation_do_not() -> None:
     """Round 41: "warfarin withheld 2 doses" between two INRs is the change; "aspirin withheld 7 days" before
     an operation is an instruction that an administration record can contradict."""
@@ -55,7 +62,7 @@ test_each_module_mechanism_carries_its_item = module_mechanism_test(DEV, fires, 
 
 # (the item, the lexicon file, the exact text replaced, what replaces it)
 LEXICON_ENTRIES = [
-    ("dc41_both_l", "attributes.yaml", r"(?!\\s+(?-i:L|R)\\b)", ""),
+    ("dc41_both_l", "attributes.yaml", r"(?!\\s+(?-i:L|R)\\b(?!\\s+(?:and|&)\\s))", ""),
     (
         "dc41_correct_on_everything_n1",
         "attributes.yaml",
