@@ -2314,7 +2314,8 @@ _SIDE_ALONE = _compile(
     r"(?=\s*(?:[.;,)!?]|$)))",
     FLAGS,
 )
-_SIDE_GROUPS = ("side", "side2", "side3", "side4", "side5", "side6", "side7", "side8")
+# the named groups of the side readings above, in order (each reading adds one; none to list by hand)
+_SIDE_GROUPS = tuple(name for name in _SIDE_ALONE.groupindex if name.startswith("side"))
 # issue 22y: the ophthalmic abbreviations of a side, upper case ("dense cataract in the LE")
 _EYE_SIDE = _compile(r"\b(?-i:(?P<side>[LR])E)\b")
 # round 16: the eye in Latin, OD right and OS left, read where the text is about eyes (OD is also once daily)
