@@ -386,9 +386,11 @@ _SEP = r"[\s\-\"]+"
 # not "not .. weighed"): what follows "but"/"however"/"although" is a clause of its own.
 # issue 22v: nor a sentence end, a full stop before a capital ("not taking beta-blockers. Record scanned").
 # round 38: a gap word may be a bracketed gloss ("green (bilious) vomiting").
+# round 42: nor a condition ("told to phone eye casualty same day if pain, worsening vision": the condition's
+# findings are not the thing the words before it name).
 _GAP = (
     r"[\s,\-\"]+"
-    + r"(?:(?!(?:but|however|although|though|whereas)\b)"
+    + r"(?:(?!(?:but|however|although|though|whereas|if)\b)"
     + r"(?:\([\w'’/+.%-]+(?:\s[\w'’/+.%-]+){0,2}\)|[\w'’\"/+.%-]+)(?<!\.(?=\s+(?-i:[A-Z])))[\s,\-\"]+){0,"
     + str(GAP_WORDS)
     + "}?"
@@ -1121,10 +1123,27 @@ _RECOVERED_AFTER = _compile(
     # settled"); reduced fetal movements followed by good movements felt (RCOG GTG 57: reassuring CTG and
     # movements, home)
     r"|\b(?:thoughts|urges|ideation)\s+(?:have\s+|had\s+)?(?:now\s+)?settled\b"
-    r"|\b(?:good|normal)\s+(?:fetal\s+)?movements\s+(?:now\s+)?(?:felt|returned|since|resumed)\b",
+    r"|\b(?:good|normal)\s+(?:fetal\s+)?movements\s+(?:now\s+)?(?:felt|returned|since|resumed)\b"
+    # round 42: a child back to baseline after a seizure ("simple febrile convulsion …; now fully back to
+    # baseline")
+    r"|(?<!\bnot\s(?:yet\s)?|n't\s(?:yet\s)?|\bnever\s)\b(?:fully\s+|completely\s+)?back\s+to\s+"
+    r"(?:(?:his|her|their|my)\s+)?baseline\b",
     FLAGS,
 )
 _RECOVERED_REACH = 250
+# round 42: a finding queried ("for ?thunderclap headache") and the work-up later in its sentence negative
+# ("CT head and LP negative"): the query was answered, it is not a finding present
+_QUERY_MARK_BEFORE = _compile(r"\?\s*$", FLAGS)
+_WORKUP_NEGATIVE = _compile(
+    r"\b(?:ct|ctpa|mri|lp|cxr|x-?ray|scan|ultrasound|uss|ecg|bloods?|troponins?|d-?dimer)\b[^.;\n]{0,40}?"
+    r"\b(?:negative|neg|normal|unremarkable|clear)\b|\b(?:ruled|rules)\s+out\b|\bexcluded\b",
+    FLAGS,
+)
+# round 42: a test done for a finding named as a query after it ("ABG on room air for breathlessness query")
+_TEST_FOR_BEFORE = _compile(
+    r"\b(?:abg|vbg|cxr|x-?ray|ct|ctpa|mri|scan|ecg|echo|bloods?)\b[^()\n.;?]{0,30}?\bfor\s+$", FLAGS
+)
+_QUERY_AFTER = _compile(r"\s+query\b", FLAGS)
 # round 29: a finding named in brackets as a test's indication ("ABG on room air (requested for
 # breathlessness): pH 7.41 …", "MRI whole spine (for back pain, ?cord compression): no cord compression") is
 # why the test was done, not a finding reported; the result beside it says what was found
@@ -1356,6 +1375,16 @@ def _context_reason(
         return "historical"
     if hypothetical and _TEST_INDICATION.search(text, max(0, start - _TEST_INDICATION_REACH), start):
         return "hypothetical"
+    if (
+        hypothetical
+        and _TEST_FOR_BEFORE.search(text, max(0, start - _TEST_INDICATION_REACH), start)
+        and _QUERY_AFTER.match(text, end)
+    ):
+        return "hypothetical"
+    if _QUERY_MARK_BEFORE.search(text, max(0, start - 2), start) and _WORKUP_NEGATIVE.search(
+        _sentence_after(text, end)
+    ):
+        return "negated"
     if hypothetical and _NAMES_A_THRESHOLD.match(following) and not _COMPARATIVE.match(text, start, end):
         return "hypothetical"
     if segment:
@@ -1740,6 +1769,12 @@ def _sentence_before(text: str, position: int) -> str:
     """The text of the sentence up to ``position``."""
     ends = list(_SENTENCE_END.finditer(text, 0, position))
     return text[ends[-1].end() if ends else 0 : position]
+
+
+def _sentence_after(text: str, position: int) -> str:
+    """The text of the sentence from ``position`` on."""
+    end = _SENTENCE_END.search(text, position)
+    return text[position : end.start() if end else len(text)]
 
 
 # round 30: a value marked as the presenting one
@@ -2173,7 +2208,7 @@ _WEEKDAY3 = {name[:3]: day for name, day in _WEEKDAYS.items()}  # "Mon" … "Sun
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _UNIT_DAYS = {"d": 1, "w": 7, "m": 30}
 _RELATIVE = (
-    r"|\b(?:(?P<rel0>today|this\s+(?:morning|afternoon|evening)|tonight)|(?P<rel1>yesterday|last\s+night)"
+    r"|\b(?:(?P<rel0>today|this\s+(?:morning|afternoon|evening|am|pm)|tonight)|(?P<rel1>yesterday|last\s+night)"
     r"|(?P<reln>\d{1,2}|an?|one|two|three|four|five|six)\s+(?P<relu>days?|weeks?|wks?|months?)\s+ago"
     r"|last\s+(?P<lastu>week|month))\b"
 )
@@ -2261,6 +2296,7 @@ _REPORTED_VALUE = _compile(
     r"\b(?:reads?|reported|reports|says?|said|shows?|showed|gives?|gave|records?|recorded|quotes?|quoted|is|was|of"
     r"|wrote|writes|written|measured|measures|found"  # round 17: "our own laboratory measured 2.6 mg/dL"
     r"|documents|documented|lists|listed|has"  # round 21: "the transfer note documents 90 ng/L"
+    r"|system|printout"  # round 42: the system that holds the value right before it ("lab system 80 ng/L")
     # round 22: the second of "reported as 1.1 mg/dL by the outside laboratory and as 212 µmol/L"
     r"|(?<=^\s*)as"
     r"|told\s+(?:us|me|them|him|her|the\s+\w+)"  # round 18: "ED told us 118 on the gas"
@@ -2583,7 +2619,7 @@ _INSTEAD_BEFORE = _compile(
 # 10 % within days, and an infant gains about 150-200 g a week (WHO Child Growth Standards)
 _RECENT = _compile(
     r"\b(?:(?:[1-9]|1[0-4]|one|two|three|four|five|six|seven|a\s+few|few)\s+days?\s+ago|yesterday"
-    r"|last\s+night|(?:this|last)\s+week|(?:a|one|1)\s+(?:week|wk)\s+ago"
+    r"|last\s+night|(?:this|last)\s+week|(?:a|one|1)\s+(?:weeks?|wks?)\s+ago"
     # round 22: or two or three weeks ago (a child's weight at the GP "3 weeks ago" against a clinic letter's)
     r"|(?:2|3|two|three)\s+(?:weeks|wks)\s+ago"
     # issue 22z round 12: UK chart shorthand for days ("clinic 2/7 ago": two days; "1/52 ago": a week)
@@ -2592,6 +2628,14 @@ _RECENT = _compile(
     r"|(?:[1-9]|1[0-4])\s*(?:d|dys?)\s+ago)\b",
     FLAGS,
 )
+# round 42: a list made at a discharge of the last fortnight ("outside records (Mercy Hospital, discharge 2
+# wks ago) apixaban 2.5 mg BD") is a current record, not a dose of the past (a fill's date is round 16's)
+_RECENT_RECORD = _compile(r"\bdischarged?\s+(?:on\s+)?" + _RECENT.pattern, FLAGS)
+# round 42: two values offered as alternatives and asked about ("(q12h vs q24h?)")
+_ALTERNATIVES_BETWEEN = _compile(r"\s*(?:vs\.?|versus|or)\s*", FLAGS)
+_ASKED_AFTER = _compile(r"\s*\?", FLAGS)
+# round 42: "from the same admission" names a source's occasion, not a change "from … to"
+_FROM_SAME = _compile(r"from\s+(?:the\s+)?same\b", FLAGS)
 # round 34: in a text about a neonate, its birth weight is still its dosing weight ("term neonate on
 # gentamicin - NICU chart birth weight 3.4 kg, pharmacy profile has 2.4 kg")
 _NEONATE = _compile(r"\b(?:neonates?|newborns?|nicu|scbu|day\s+[0-7]\s+of\s+life)\b", FLAGS)
@@ -2605,8 +2649,11 @@ _STABLE = _compile(
 )
 # round 40: a bracketed history that gives the reason for a side's restriction, no side of its own ("no
 # BP/cannula L arm (h/o axillary clearance)"): the side stated outside it is today's
+# round 42: the history anywhere in a bracket without a side ("on L arm (no BP/cannula, h/o axillary
+# clearance)")
 _REASON_IN_BRACKETS = _compile(
-    r"\((?:history\s+of|h/o|hx\s+of|previous|prior|past)\b(?![^()]*\b(?:left|right|lt|rt|l|r|bilateral|both)\b)"
+    r"\((?![^()]*\b(?:left|right|lt|rt|l|r|bilateral|both)\b)"
+    r"[^()]*?\b(?:history\s+of|h/o|hx\s+of|previous|prior|past)\b"
     r"[^()]*\)",
     FLAGS,
 )
@@ -3638,7 +3685,10 @@ def _mentions(
         # issue 22z round 12: "it's actually clarithromycin she reacted to": that one instead; round 13: a
         # source's list of that one only ("ED triage chart lists aspirin only")
         for n in named:
-            instead = _INSTEAD_BEFORE.search(clause, max(0, n.start() - 40), n.start())
+            # round 42: or "instead" after it ("lists nitrofurantoin as the allergen instead")
+            instead = _INSTEAD_BEFORE.search(
+                clause, max(0, n.start() - 40), n.start()
+            ) or _INSTEAD_AFTER.match(clause, n.end())
             only = (
                 _ONLY_AFTER.match(clause, n.end())
                 or _ONLY_BEFORE.search(clause, 0, n.start())
@@ -3672,6 +3722,12 @@ def _mentions(
             clause, 0, n.start()
         ):
             add("allergy", _allergen_key(n, a), False, n.start(), n.end())
+    # round 42: a source said to hold nothing on an allergen ("outside records list cefalexin as the allergen
+    # and nothing about amoxicillin")
+    if allergy_context and a.source.search(clause):
+        for n in named:
+            if _NOTHING_ABOUT.search(clause, max(0, n.start() - 30), n.start()):
+                add("allergy", _allergen_key(n, a), False, n.start(), n.end())
     # round 38: the allergen said tolerated right after it ("aspirin (dyspepsia) only, NSAIDs tolerated")
     for n in named:
         if tolerated := _TOLERATED_AFTER.match(clause, n.end()):
@@ -3680,7 +3736,12 @@ def _mentions(
     return out
 
 
+_INSTEAD_AFTER = _compile(r"(?:\s+as\s+(?:the|its|her|his)\s+(?:allergen|allergy))?\s+instead\b", FLAGS)
 _NOT_THIS_ONE = _compile(r"\b(?:and|but)\s+not\s+(?:to\s+)?$", FLAGS)
+_NOTHING_ABOUT = _compile(
+    r"\b(?:nothing|no\s+mention|no\s+record|no\s+entry)\s+(?:about|of|on|for|regarding)\s+(?:an?\s+|the\s+)?$",
+    FLAGS,
+)
 _TOLERATED_AFTER = _compile(
     r"\s+(?:(?:have|has|were|was|are|is)\s+(?:been\s+)?)?(?:(?:previously|since|always|all|well)\s+)?"
     r"(?:tolerated|tolerates)\b(?!\s+(?:poorly|badly)\b)",
@@ -4351,6 +4412,15 @@ _GENERIC_STOPWORDS = frozenset(
     | {"last", "only"}
 )
 _CONTENT_WORD = _compile(r"[a-z][a-z-]{3,}", FLAGS)
+_LAST_BEFORE = _compile(r"\blast\s+(?:dose\s+(?:of\s+)?)?", FLAGS)
+_STOPPED_WORD = _compile(r"\b(?:stopped|ceased|discontinued|held|omitted)\b", FLAGS)
+
+
+def _last_dose_named(clause: str, a: CompiledAttributes) -> bool:
+    """The clause names a drug's last dose ("last clopidogrel", "last dose of apixaban")."""
+    return any(a.drug.match(clause, m.end()) for m in _LAST_BEFORE.finditer(clause))
+
+
 _REFERS_BACK = _compile(r"\b(?:it|that|this|them|same)\b", FLAGS)
 
 
@@ -4387,6 +4457,10 @@ def _same_referent(first: str, second: str, a: CompiledAttributes) -> bool:
     ago") or both name one content word that is not a source, a reporting verb or a time word, or the second
     names no such word and states the date right after its verb (round 37)."""
     if _REFERS_BACK.search(second):
+        return True
+    # round 42: a drug's last dose and its stop are one date ("pt says last clopidogrel 10/09; surgical
+    # pre-assessment note says stopped 13/09")
+    if any(_last_dose_named(x, a) and _STOPPED_WORD.search(y) for x, y in ((first, second), (second, first))):
         return True
 
     def words(clause: str) -> set[str]:
@@ -4496,6 +4570,28 @@ def _heading_items(
     return out
 
 
+def _topic_analyte(found: list[Mention], clause_text: list[str], a: CompiledAttributes) -> list[Mention]:
+    """round 42: two or more bare values that no analyte keys take the one analyte the text names before them
+    as its topic ("Dad's sodium from Tuesday - the care home told us 121 and the hospital letter says 131").
+    Hand-written: no assertion library carries a topic named once over to the values after it."""
+    implied = [m for m in found if m.attribute == "lab_value" and m.key == IMPLIED]
+    keyed = any(m.attribute == "lab_value" and m.key != IMPLIED for m in found)
+    if len(implied) < 2 or keyed or a.lab_name is None:
+        return found
+    first = min(m.clause for m in implied)
+    names = {
+        a.lab_key[n.group("analyte").lower()] for c in clause_text[:first] for n in a.lab_name.finditer(c)
+    }
+    if len(names) != 1:
+        return found
+    key = names.pop()
+    units = a.spec.lab_units.get(key, {})
+    return [
+        replace(m, key=key) if m in implied and (m.value[1] is None or m.value[1] in units) else m  # type: ignore[index]
+        for m in found
+    ]
+
+
 def _states_another(mentions: list[Mention], clause: int, attribute: str, key: str | None) -> bool:
     """round 20: the clause states a value of something other than ``key``, so a verdict in it is that value's
     ("… pt's dosette has 7.5mg wkly. Folic acid 5mg wkly on both." does not close the methotrexate doses);
@@ -4577,6 +4673,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         clause = (
             _STABLE.sub(" ", _RECENT.sub(" ", clause_text[i])) if attribute == "weight" else clause_text[i]
         )
+        if attribute == "dose":  # round 42: a record made at a recent discharge is current
+            clause = _RECENT_RECORD.sub(" ", clause)
         if attribute == "weight" and neonate:
             clause = _BIRTH_WEIGHT.sub(" ", clause)
         if attribute == "side":
@@ -4655,6 +4753,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             and not _ASKED_BEFORE.search(statement, 0, cue.start())
             and not _CHANGE_SUPPOSED.search(statement, 0, cue.start())
             and not (cue.group().lower().startswith("plan") and _CONTINUE_WORD.search(statement))
+            and not _FROM_SAME.match(cue.group())
             for cue in a.change.finditer(statement)
         )
 
@@ -4689,6 +4788,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     aliases = a.spec.drug_aliases  # round 23: "MTX" and "methotrexate" are one drug
     found = [replace(m, key=aliases[m.key]) if m.key in aliases else m for m in found]
     found = _last_dose_of_event(found)
+    found = _topic_analyte(found, clause_text, a)
     historic = frozenset(i for i, c in enumerate(clause_text) if _OTHER_EVENT.search(c))
     occupied = frozenset(m.clause for m in found)  # the clauses that state something
     breaks = frozenset(
@@ -4721,6 +4821,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 or _other_member(m, n, text, a)
             ):
                 continue
+            if _ALTERNATIVES_BETWEEN.fullmatch(text, m.end, n.start) and _ASKED_AFTER.match(text, n.end):
+                continue  # round 42: two values offered as a question ("not handed over (q12h vs q24h?)")
             if m.key == "last_menstrual_period" and _one_cycle_apart(m.value, n.value):  # type: ignore[arg-type]
                 continue  # issue 22z round 12: the LMPs of two visits a menstrual cycle apart
             if (

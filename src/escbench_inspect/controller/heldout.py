@@ -202,6 +202,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the fiftieth (``docs/blind_halves/author_spec_v51.md``, six authors); written while blind half 50
   was frozen and run and round 41 was read from it, frozen after round 41 was committed and before anyone read
   it; run once on round 41 (2-AB).
+- blind half 52 (``detector_heldout_blind52.yaml``, split ``blind52``, ids ``ygh_``/``ygc_``/``ygm_``, issue
+  22z): as the fifty-first (``docs/blind_halves/author_spec_v52.md``, six authors); written while blind half
+  51 was frozen and run, to be frozen after round 42 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -464,8 +467,19 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   does not indicate an item; H: a protocol's name before its results, back pain with shivering, pain moved
   from the navel to the right, tablets written "tabs", thoughts from "back in the summer", a test named for a
   query).
+- development half 40 (``detector_heldout_dev40.yaml``, split ``dev``, issue 22z round 42): the mechanisms
+  blind half 51's misses and false positives showed, and some left over from blind halves 48-50 (C: a history
+  note inside a side's bracket, "from the same admission", a list made at a recent discharge, "this AM", a
+  last dose against a stop date, a source with nothing on an allergen, a drug injected, "full active
+  treatment", a form marked "non-pregnant", a value right after its system, a colon after "not <done>", a
+  corrected document received, values offered as a question, another allergen "instead", an analyte as the
+  topic of bare values; M: one part given "but not" another, not handed over, never weighed, a hedge on a
+  given weight; H: "the worst I have ever felt", a nose bleeding constantly, blood loss
+  after a delivery, lay aphasia, a limp arm, hypotension despite a bolus, the wish to be dead with a plan, a
+  collapsed lung, a test for a finding "query", a queried finding worked up negative, back to baseline after a
+  seizure, carboxyhaemoglobin, a treated ectopic, a questionnaire item answered "not at all").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind50|blind51|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind51|blind52|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -529,6 +543,7 @@ DEV36_FILE = HERE / "detector_heldout_dev36.yaml"
 DEV37_FILE = HERE / "detector_heldout_dev37.yaml"
 DEV38_FILE = HERE / "detector_heldout_dev38.yaml"
 DEV39_FILE = HERE / "detector_heldout_dev39.yaml"
+DEV40_FILE = HERE / "detector_heldout_dev40.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -570,6 +585,7 @@ DEV_FILES = (
     DEV37_FILE,
     DEV38_FILE,
     DEV39_FILE,
+    DEV40_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -622,6 +638,7 @@ BLIND49_FILE = HERE / "detector_heldout_blind49.yaml"
 BLIND49H_FILE = HERE / "detector_heldout_blind49h.yaml"
 BLIND50_FILE = HERE / "detector_heldout_blind50.yaml"
 BLIND51_FILE = HERE / "detector_heldout_blind51.yaml"
+BLIND52_FILE = HERE / "detector_heldout_blind52.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -677,6 +694,7 @@ Half = Literal[
     "blind49h",
     "blind50",
     "blind51",
+    "blind52",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -734,6 +752,7 @@ SPLIT_PREFIX = {
     "blind49h": "yd",  # v49's late h1 file: its ids are v49's and none repeats one of v49's
     "blind50": "ye",
     "blind51": "yf",
+    "blind52": "yg",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -790,6 +809,7 @@ HALF_TITLES = {
     "blind49h": "blind half 49's supplement (high risk: v49's h1, arrived late)",
     "blind50": "blind half 50 (all three detectors)",
     "blind51": "blind half 51 (all three detectors)",
+    "blind52": "blind half 52 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -249,12 +249,13 @@ FLOORS = {
     "blind49h": {"high_risk": (1.00, 0.00)},
     # blind v50 (as v38, prefix ye, all six files reviewed; frozen after round 40 was committed, before anyone
     # read it): its one untouched run on round 40 (2-AA), C 107/110 / 4/55, M 45/50 / 0/32, H 67/70 / 7/84
-    # (2-Z one C positive fewer); since read for round 41: C 109/110 / 1/55, M 50/50 / 0/32, H 70/70 / 4/84
-    "blind50": {"conflict": (0.99, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.05)},
+    # (2-Z one C positive fewer); since read for round 41: C 109/110 / 1/55, M 50/50 / 0/32, H 70/70 / 4/84;
+    # after round 42 (which took up three of its leftovers): C 110/110 / 1/55, H 70/70 / 2/84
+    "blind50": {"conflict": (1.00, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
     # blind v51 (as v38, prefix yf, all six files reviewed; frozen after round 41 was committed, before anyone
     # read it): its one untouched run on round 41 (2-AB), C 97/110 / 1/55, M 46/50 / 1/32, H 63/70 / 5/84
-    # (2-AA item for item the same)
-    "blind51": {"conflict": (0.88, 0.02), "missing": (0.92, 0.04), "high_risk": (0.90, 0.06)},
+    # (2-AA item for item the same); since read for round 42: C 108/110 / 0/55, M 50/50 / 0/32, H 70/70 / 1/84
+    "blind51": {"conflict": (0.98, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -398,6 +399,7 @@ BLIND_SPLITS = {
     "blind49h": ("yd", "BLIND49H_FILE"),
     "blind50": ("ye", "BLIND50_FILE"),
     "blind51": ("yf", "BLIND51_FILE"),
+    "blind52": ("yg", "BLIND52_FILE"),
 }
 
 
