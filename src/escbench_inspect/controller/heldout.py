@@ -204,7 +204,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   it; run once on round 41 (2-AB).
 - blind half 52 (``detector_heldout_blind52.yaml``, split ``blind52``, ids ``ygh_``/``ygc_``/``ygm_``, issue
   22z): as the fifty-first (``docs/blind_halves/author_spec_v52.md``, six authors); written while blind half
-  51 was frozen and run, to be frozen after round 42 was committed and before anyone read it.
+  51 was frozen and run, frozen after round 42 was committed and before anyone read it; run once on round 42
+  (2-AC).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

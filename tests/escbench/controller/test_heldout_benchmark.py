@@ -256,6 +256,10 @@ FLOORS = {
     # read it): its one untouched run on round 41 (2-AB), C 97/110 / 1/55, M 46/50 / 1/32, H 63/70 / 5/84
     # (2-AA item for item the same); since read for round 42: C 108/110 / 0/55, M 50/50 / 0/32, H 70/70 / 1/84
     "blind51": {"conflict": (0.98, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
+    # blind v52 (as v38, prefix yg, all six files reviewed; frozen after round 42 was committed, before anyone
+    # read it): its one untouched run on round 42 (2-AC), C 99/110 / 3/55, M 47/50 / 0/32, H 66/70 / 6/84
+    # (2-AB one H false positive more)
+    "blind52": {"conflict": (0.90, 0.06), "missing": (0.94, 0.00), "high_risk": (0.94, 0.08)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
