@@ -1256,6 +1256,9 @@ _WELL_NOW = _compile(
     r"\b(?:made\s+an?\s+)?(?:full|complete)\s+recovery\b"
     r"|\b(?:today|now|currently|at\s+present)\b[^.;\n]{0,60}?\b(?:well|normal|intact|asymptomatic|snt"
     r"|(?:symptom|pain|headache)[\s-]?free)\b"
+    # round 43: or none of the system's symptoms now ("laparotomy 2015 for … peritonitis. Now in for
+    # elective R TKR, no abdominal symptoms")
+    r"|\b(?:today|now|currently)\b[^.;\n]{0,60}?\bno\s+(?:\w+\s+)?symptoms\b"
     r"|\b(?:well|asymptomatic|(?:symptom|pain|headache)[\s-]?free|snt)\b[^.;\n]{0,30}?\btoday\b"
     # round 27: well ever since ("she has remained well since with no further pain", "no further events")
     r"|\b(?:remained|remains|been|kept)\s+(?:entirely\s+|completely\s+|perfectly\s+)?well\b"
@@ -1886,7 +1889,8 @@ _REPEAT_VALUE = _compile(
     # venous sample K+ 4.3")
     # round 30: or today's ("today's potassium is 4.6 mmol/L")
     # round 32: or a sample drawn again ("Redrawn sample K+ 4.3 mmol/L")
-    r"(?:\b(?:repeat|repeated|rpt|recheck|rechecked|re-check|now|today|currently|latest|redrawn|redraw|re-drawn)\b"
+    # round 43: or recovered to a value since ("since stopping the drug it has recovered to 137 mmol/L")
+    r"(?:\b(?:recovered|repeat|repeated|rpt|recheck|rechecked|re-check|now|today|currently|latest|redrawn|redraw|re-drawn)\b"
     r"(?:'s)?|-+>|→)"
     # round 37: or with its clock time among those words ("repeat at 06:00 4.9 mmol/L")
     r"(?:\s+(?:[A-Za-z+\-]+|(?:\d{1,2}:\d{2}|[01]\d[0-5]\dh?|2[0-3][0-5]\dh?)(?=\s))){0,4}[\s:=]*"
@@ -2540,7 +2544,9 @@ _NOT_A_PRODUCT = (
 )
 _BLOOD_GROUP = _compile(
     # round 40: the D in brackets ("A Rh(D) negative")
-    r"(?<![\w])(?P<abo>A[12]?B|A[12]?|B|O)\s*(?:(?i:rh)\s*(?:\(\s*D\s*\)|D)?\s*|(?i:rhd)\s*)?"
+    # round 43: or O typed as a zero after a verb that reports it ("the blood bank form … said 0-")
+    r"(?<![\w])(?P<abo>A[12]?B|A[12]?|B|O|(?<=\b(?i:said|says|shows|showed|reads|read|is|was)\s)0(?=[+-]))"
+    r"\s*(?:(?i:rh)\s*(?:\(\s*D\s*\)|D)?\s*|(?i:rhd)\s*)?"
     # round 39: or in Spanish, Portuguese or Italian ("grupo B Rh negativo" on a card from abroad)
     r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive|itivo)?|neg(?:ative|ativo)?)\b)" + _NOT_A_PRODUCT
 )
@@ -2550,6 +2556,12 @@ _ALLERGY_AFTER = _compile(
     r"\s+(?:allerg(?:y|ies)|reactions?|makes?\s+(?:me|him|her|them)\s+(?:itch|itchy|swell|wheez\w*|break\s+out|come\s+out))\b",
     FLAGS,
 )
+# round 43: a record of no allergies said to predate the reaction
+_BEFORE_REACTION = _compile(
+    r"\bbefore\s+(?:the|her|his|their|any|a)\s+(?:[\w-]+\s+){0,2}(?:reaction|rash|anaphylaxis|allergy)\b",
+    FLAGS,
+)
+_FIELD_NO = _compile(r"\s*[:=?]\s*(?:no|n|nil|none|neg(?:ative)?)\b", FLAGS)
 # issue 22y: an allergy record that names its only allergen ("GP summary: allergy = erythromycin only")
 _NOT_RIGHT_BEFORE = _compile(r"\bnot\s+$", FLAGS)
 _NO_BEFORE = _compile(r"\bno\s+(?:known\s+)?$", FLAGS)
@@ -2634,6 +2646,8 @@ _RECENT_RECORD = _compile(r"\bdischarged?\s+(?:on\s+)?" + _RECENT.pattern, FLAGS
 # round 42: two values offered as alternatives and asked about ("(q12h vs q24h?)")
 _ALTERNATIVES_BETWEEN = _compile(r"\s*(?:vs\.?|versus|or)\s*", FLAGS)
 _ASKED_AFTER = _compile(r"\s*\?", FLAGS)
+# round 43: a second sample drawn minutes before or after ("on the blood gas drawn 10 min earlier")
+_MINUTES_APART = _compile(r"\b\d{1,2}\s*(?:min|mins|minutes)\s+(?:earlier|before|later|after|prior)\b", FLAGS)
 # round 42: "from the same admission" names a source's occasion, not a change "from … to"
 _FROM_SAME = _compile(r"from\s+(?:the\s+)?same\b", FLAGS)
 # round 34: in a text about a neonate, its birth weight is still its dosing weight ("term neonate on
@@ -3003,7 +3017,10 @@ def _class_absent(names: str) -> regex.Pattern:
         r"|never\s+(?:been\s+)?(?:started|put)\s+on"
         r"|(?:has|have|had)(?:n'?t|\s+not)\s+(?:had|taken|been\s+(?:given|on)|received)"
         # round 32: or does not take any ("the care home med sheet says she doesnt take any steroids")
-        r"|(?:does|do|did)(?:n'?t|nt|\s+not)\s+(?:take|use|have|get))"
+        r"|(?:does|do|did)(?:n'?t|nt|\s+not)\s+(?:take|use|have|get)"
+        # round 43: or denies taking any ("pt denies taking any antiplatelets"), or has the patient off it
+        # ("clinic records have him off insulin")
+        r"|den(?:y|ies|ied|ying)\s+(?:ever\s+)?(?:taking|using|being\s+on)|(?<=\b(?:him|her|them|me)\s)off)"
         rf"\s+(?:any\s+|an?\s+)?(?:{names})"
         # round 20: or the whole class held ("all LMWH held from last night ahead of epidural")
         rf"|all\s+(?:{names})\s+{_CLASS_HELD}|{_CLASS_HELD}\s+all\s+(?:{names}))",
@@ -3313,7 +3330,7 @@ _NOT_ALONE = _compile(
 def _abo(match: regex.Match) -> str:
     """The ABO group of a match, an A subgroup read as its group (round 36: "grouped him as A1 RhD
     positive")."""
-    return match.group("abo").upper().replace("1", "").replace("2", "")
+    return match.group("abo").upper().replace("1", "").replace("2", "").replace("0", "O")
 
 
 # issue 22z: an ABO group with its RhD word ("B Pos", "O Neg"), read without a blood context; not an
@@ -3670,9 +3687,11 @@ def _mentions(
         if after and _ONLY_AFTER.match(clause, after.end()):
             add("allergy", "*", ("only", _allergen_key(after, a)), m.start(), after.end())
     for n in named:
-        if not _ALLERGY_AFTER.match(clause, n.end()):
+        if not (allergy_after := _ALLERGY_AFTER.match(clause, n.end())):
             continue
-        if not _negated_before(clause, 0, n.start(), lexicon):
+        if _FIELD_NO.match(clause, allergy_after.end()):  # round 43: a form's field "latex allergy: No"
+            add("allergy", _allergen_key(n, a), False, n.start(), allergy_after.end())
+        elif not _negated_before(clause, 0, n.start(), lexicon):
             add("allergy", _allergen_key(n, a), True, n.start(), n.end())
         elif _NO_BEFORE.search(clause, 0, n.start()):  # issue 22z: "… and no morphine allergy"
             add("allergy", _allergen_key(n, a), False, n.start(), n.end())
@@ -4136,6 +4155,8 @@ def _allergy_since(m: Mention, n: Mention, clause_text: list[str]) -> bool:
     if {m.value, n.value} != {True, False}:
         return False
     absent, present = (m, n) if m.value is False else (n, m)
+    if _BEFORE_REACTION.search(clause_text[absent.clause]):
+        return True  # round 43: "2015 notes say no known allergies, before the codeine reaction in 2017"
     years = [[int(y.group()) for y in _BARE_YEAR.finditer(clause_text[x.clause])] for x in (absent, present)]
     if not (years[0] and years[1]):
         return False
@@ -4675,6 +4696,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         )
         if attribute == "dose":  # round 42: a record made at a recent discharge is current
             clause = _RECENT_RECORD.sub(" ", clause)
+        if attribute == "lab_value":  # round 43: a sample minutes apart is no earlier record
+            clause = _MINUTES_APART.sub(" ", clause)
         if attribute == "weight" and neonate:
             clause = _BIRTH_WEIGHT.sub(" ", clause)
         if attribute == "side":

@@ -206,6 +206,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the fifty-first (``docs/blind_halves/author_spec_v52.md``, six authors); written while blind half
   51 was frozen and run, frozen after round 42 was committed and before anyone read it; run once on round 42
   (2-AC).
+- blind half 53 (``detector_heldout_blind53.yaml``, split ``blind53``, ids ``yhh_``/``yhc_``/``yhm_``, issue
+  22z): as the fifty-second (``docs/blind_halves/author_spec_v53.md``, six authors); written while round 42
+  was read from blind half 51, to be frozen after round 43 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -479,8 +482,16 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   after a delivery, lay aphasia, a limp arm, hypotension despite a bolus, the wish to be dead with a plan, a
   collapsed lung, a test for a finding "query", a queried finding worked up negative, back to baseline after a
   seizure, carboxyhaemoglobin, a treated ectopic, a questionnaire item answered "not at all").
+- development half 41 (``detector_heldout_dev41.yaml``, split ``dev``, issue 22z round 43): the mechanisms
+  blind half 52's misses and false positives showed (C: samples minutes apart, an allergy field "No", a
+  no-allergy record before the reaction, O typed as a zero, "both indicate" one side, "do everything if her
+  heart stops", a pregnancy status "not applicable - postmenopausal", a list showing "the previous dose",
+  "medicines on discharge"; M: a label torn off, a result not come up, no reportable result; H: "without
+  realising" before a finding, lay saddle anaesthesia, wet without noticing, "delivered 25 min ago", a blood
+  loss with a thousands comma, colours washed out, no intrauterine pregnancy with a high hCG, a screen read as
+  normal, a past operation with no symptoms now, a value since recovered).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind51|blind52|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind52|blind53|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -545,6 +556,7 @@ DEV37_FILE = HERE / "detector_heldout_dev37.yaml"
 DEV38_FILE = HERE / "detector_heldout_dev38.yaml"
 DEV39_FILE = HERE / "detector_heldout_dev39.yaml"
 DEV40_FILE = HERE / "detector_heldout_dev40.yaml"
+DEV41_FILE = HERE / "detector_heldout_dev41.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -587,6 +599,7 @@ DEV_FILES = (
     DEV38_FILE,
     DEV39_FILE,
     DEV40_FILE,
+    DEV41_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -640,6 +653,7 @@ BLIND49H_FILE = HERE / "detector_heldout_blind49h.yaml"
 BLIND50_FILE = HERE / "detector_heldout_blind50.yaml"
 BLIND51_FILE = HERE / "detector_heldout_blind51.yaml"
 BLIND52_FILE = HERE / "detector_heldout_blind52.yaml"
+BLIND53_FILE = HERE / "detector_heldout_blind53.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -696,6 +710,7 @@ Half = Literal[
     "blind50",
     "blind51",
     "blind52",
+    "blind53",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -754,6 +769,7 @@ SPLIT_PREFIX = {
     "blind50": "ye",
     "blind51": "yf",
     "blind52": "yg",
+    "blind53": "yh",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -811,6 +827,7 @@ HALF_TITLES = {
     "blind50": "blind half 50 (all three detectors)",
     "blind51": "blind half 51 (all three detectors)",
     "blind52": "blind half 52 (all three detectors)",
+    "blind53": "blind half 53 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -259,7 +259,8 @@ FLOORS = {
     # blind v52 (as v38, prefix yg, all six files reviewed; frozen after round 42 was committed, before anyone
     # read it): its one untouched run on round 42 (2-AC), C 99/110 / 3/55, M 47/50 / 0/32, H 66/70 / 6/84
     # (2-AB one H false positive more)
-    "blind52": {"conflict": (0.90, 0.06), "missing": (0.94, 0.00), "high_risk": (0.94, 0.08)},
+    # since read for round 43: C 108/110 / 1/55, M 50/50 / 0/32, H 70/70 / 3/84
+    "blind52": {"conflict": (0.98, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.04)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -405,6 +406,7 @@ BLIND_SPLITS = {
     "blind50": ("ye", "BLIND50_FILE"),
     "blind51": ("yf", "BLIND51_FILE"),
     "blind52": ("yg", "BLIND52_FILE"),
+    "blind53": ("yh", "BLIND53_FILE"),
 }
 
 
