@@ -207,8 +207,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   51 was frozen and run, frozen after round 42 was committed and before anyone read it; run once on round 42
   (2-AC).
 - blind half 53 (``detector_heldout_blind53.yaml``, split ``blind53``, ids ``yhh_``/``yhc_``/``yhm_``, issue
-  22z): as the fifty-second (``docs/blind_halves/author_spec_v53.md``, six authors); written while round 42
-  was read from blind half 51, to be frozen after round 43 was committed and before anyone read it.
+  22z): as the fifty-second (``docs/blind_halves/author_spec_v53.md``, six authors); written while round 42 was
+  read from blind half 51, frozen after round 43 was committed and before anyone read it; run once on round 43
+  (2-AD).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

@@ -261,6 +261,10 @@ FLOORS = {
     # (2-AB one H false positive more)
     # since read for round 43: C 108/110 / 1/55, M 50/50 / 0/32, H 70/70 / 3/84
     "blind52": {"conflict": (0.98, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.04)},
+    # blind v53 (as v38, prefix yh, all six files reviewed; frozen after round 43 was committed, before anyone
+    # read it): its one untouched run on round 43 (2-AD), C 106/110 / 1/55, M 48/50 / 0/32, H 68/70 / 5/84
+    # (2-AC item for item the same)
+    "blind53": {"conflict": (0.96, 0.02), "missing": (0.96, 0.00), "high_risk": (0.97, 0.06)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
