@@ -1253,7 +1253,7 @@ _COMPARATIVE = _compile(
     r"(?:above|over|exceed\w*|below|under|beyond|greater|higher|lower|more|less)\b", FLAGS
 )
 _WELL_NOW = _compile(
-    r"\b(?:made\s+an?\s+)?(?:full|complete)\s+recovery\b"
+    r"\b(?:made\s+an?\s+)?(?:full|complete|good)\s+recovery\b"  # round 44: "made a good recovery"
     r"|\b(?:today|now|currently|at\s+present)\b[^.;\n]{0,60}?\b(?:well|normal|intact|asymptomatic|snt"
     r"|(?:symptom|pain|headache)[\s-]?free)\b"
     # round 43: or none of the system's symptoms now ("laparotomy 2015 for … peritonitis. Now in for

@@ -207,9 +207,12 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   51 was frozen and run, frozen after round 42 was committed and before anyone read it; run once on round 42
   (2-AC).
 - blind half 53 (``detector_heldout_blind53.yaml``, split ``blind53``, ids ``yhh_``/``yhc_``/``yhm_``, issue
-  22z): as the fifty-second (``docs/blind_halves/author_spec_v53.md``, six authors); written while round 42 was
-  read from blind half 51, frozen after round 43 was committed and before anyone read it; run once on round 43
-  (2-AD).
+  22z): as the fifty-second (``docs/blind_halves/author_spec_v53.md``, six authors); written while round 42
+  was read from blind half 51, frozen after round 43 was committed and before anyone read it; run once on
+  round 43 (2-AD).
+- blind half 54 (``detector_heldout_blind54.yaml``, split ``blind54``, ids ``yih_``/``yic_``/``yim_``, issue
+  22z): as the fifty-third (``docs/blind_halves/author_spec_v54.md``, six authors); written while round 43 was
+  read from blind half 52, to be frozen after round 44 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -491,8 +494,12 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   realising" before a finding, lay saddle anaesthesia, wet without noticing, "delivered 25 min ago", a blood
   loss with a thousands comma, colours washed out, no intrauterine pregnancy with a high hCG, a screen read as
   normal, a past operation with no symptoms now, a value since recovered).
+- development half 42 (``detector_heldout_dev42.yaml``, split ``dev``, issue 22z round 44): the mechanisms
+  blind half 53's misses and false positives showed (C: glucose written "gluc", a difference said to reflect a
+  decision; H: a NEWS2 aggregate of 5 or more, and not a NEWS2 trigger level, advice about findings, a past
+  illness with "a good recovery").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind52|blind53|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind53|blind54|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -558,6 +565,7 @@ DEV38_FILE = HERE / "detector_heldout_dev38.yaml"
 DEV39_FILE = HERE / "detector_heldout_dev39.yaml"
 DEV40_FILE = HERE / "detector_heldout_dev40.yaml"
 DEV41_FILE = HERE / "detector_heldout_dev41.yaml"
+DEV42_FILE = HERE / "detector_heldout_dev42.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -601,6 +609,7 @@ DEV_FILES = (
     DEV39_FILE,
     DEV40_FILE,
     DEV41_FILE,
+    DEV42_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -655,6 +664,7 @@ BLIND50_FILE = HERE / "detector_heldout_blind50.yaml"
 BLIND51_FILE = HERE / "detector_heldout_blind51.yaml"
 BLIND52_FILE = HERE / "detector_heldout_blind52.yaml"
 BLIND53_FILE = HERE / "detector_heldout_blind53.yaml"
+BLIND54_FILE = HERE / "detector_heldout_blind54.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -712,6 +722,7 @@ Half = Literal[
     "blind51",
     "blind52",
     "blind53",
+    "blind54",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -771,6 +782,7 @@ SPLIT_PREFIX = {
     "blind51": "yf",
     "blind52": "yg",
     "blind53": "yh",
+    "blind54": "yi",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -829,6 +841,7 @@ HALF_TITLES = {
     "blind51": "blind half 51 (all three detectors)",
     "blind52": "blind half 52 (all three detectors)",
     "blind53": "blind half 53 (all three detectors)",
+    "blind54": "blind half 54 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -264,7 +264,8 @@ FLOORS = {
     # blind v53 (as v38, prefix yh, all six files reviewed; frozen after round 43 was committed, before anyone
     # read it): its one untouched run on round 43 (2-AD), C 106/110 / 1/55, M 48/50 / 0/32, H 68/70 / 5/84
     # (2-AC item for item the same)
-    "blind53": {"conflict": (0.96, 0.02), "missing": (0.96, 0.00), "high_risk": (0.97, 0.06)},
+    # since read for round 44: C 107/110 / 0/55, M 48/50 / 0/32, H 69/70 / 3/84
+    "blind53": {"conflict": (0.97, 0.00), "missing": (0.96, 0.00), "high_risk": (0.98, 0.04)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -412,6 +413,7 @@ BLIND_SPLITS = {
     "blind51": ("yf", "BLIND51_FILE"),
     "blind52": ("yg", "BLIND52_FILE"),
     "blind53": ("yh", "BLIND53_FILE"),
+    "blind54": ("yi", "BLIND54_FILE"),
 }
 
 

@@ -1,0 +1,53 @@
+"""Issue 22z round 44 (conflict and high risk): the mechanisms blind half 53's misses and false positives
+showed, read on this project's own wording (``detector_heldout_dev42.yaml``). Every item is read as
+labelled; then each mechanism is taken out -- a module name replaced by what it was before round 44, or one
+lexicon entry made to match nothing (or as it was) in a copy of the lexicon -- and its item must flip."""
+
+from __future__ import annotations
+
+import pytest
+from mechanism_helpers import dev_fires, lexicon_entry_test, module_mechanism_test, pattern_before
+
+from escbench_inspect.controller import detectors, heldout
+
+DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV42_FILE).items}
+
+# the pattern as it was before round 44
+WELL_NOW_ROUND_43 = pattern_before(detectors._WELL_NOW, "|complete|good)", "|complete)")
+
+fires = dev_fires(DEV)
+
+
+def test_dev_file_is_in_the_dev_half() -> None:
+    """Round 44 read no M error it could fix, so its file has C and H items only."""
+    assert set(DEV) <= {i.id for i in heldout.half_items("dev")}
+    assert {i.detector for i in DEV.values()} == {"conflict", "high_risk"}
+
+
+@pytest.mark.parametrize("item_id", sorted(DEV))
+def test_each_item_reads_as_labelled(item_id: str) -> None:
+    assert fires(item_id) is (DEV[item_id].label == "positive")
+
+
+# (the item, the module name behind its mechanism, what replaces it)
+MODULE_MECHANISMS = [("dh44_good_recovery_n1", "_WELL_NOW", WELL_NOW_ROUND_43)]
+
+test_each_module_mechanism_carries_its_item = module_mechanism_test(DEV, fires, MODULE_MECHANISMS)
+
+# (the item, the lexicon file, the exact text replaced, what replaces it)
+LEXICON_ENTRIES = [
+    ("dc44_gluc", "attributes.yaml", "fingerstick, bm, gluc,", "fingerstick, bm,"),
+    (
+        "dc44_difference_reflects_n1",
+        "attributes.yaml",
+        r'"re:\\b(?:difference|discrepancy)\\s+reflects\\b",',
+        "",
+    ),
+    ("dh44_news2", "high_risk.yaml", 'terms: ["news2", "news 2", "news"]', 'terms: ["zzq"]'),
+    ("dh44_news2_trigger_n1", "modifiers.yaml", '  - "reaches/reach/reaching"\n', ""),
+    ("dh44_advice_about_n1", "modifiers.yaml", r'  - "re:\\badv(?:ice|ised)?\\s+re\\b"' + "\n", ""),
+]
+
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
+    DEV, fires, LEXICON_ENTRIES, ids=[f"{i}-{k}" for k, (i, *_) in enumerate(LEXICON_ENTRIES)]
+)
