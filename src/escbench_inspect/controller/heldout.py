@@ -212,7 +212,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   round 43 (2-AD).
 - blind half 54 (``detector_heldout_blind54.yaml``, split ``blind54``, ids ``yih_``/``yic_``/``yim_``, issue
   22z): as the fifty-third (``docs/blind_halves/author_spec_v54.md``, six authors); written while round 43 was
-  read from blind half 52, to be frozen after round 44 was committed and before anyone read it.
+  read from blind half 52, frozen after round 44 was committed and before anyone read it; run once on round 44
+  (2-AE).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

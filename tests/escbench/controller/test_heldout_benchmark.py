@@ -266,6 +266,10 @@ FLOORS = {
     # (2-AC item for item the same)
     # since read for round 44: C 107/110 / 0/55, M 48/50 / 0/32, H 69/70 / 3/84
     "blind53": {"conflict": (0.97, 0.00), "missing": (0.96, 0.00), "high_risk": (0.98, 0.04)},
+    # blind v54 (as v38, prefix yi, all six files reviewed; frozen after round 44 was committed, before anyone
+    # read it): its one untouched run on round 44 (2-AE), C 103/110 / 3/55, M 49/50 / 1/32, H 70/70 / 7/84
+    # (2-AD item for item the same)
+    "blind54": {"conflict": (0.93, 0.06), "missing": (0.98, 0.04), "high_risk": (1.00, 0.09)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
