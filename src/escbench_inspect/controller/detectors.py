@@ -1139,10 +1139,10 @@ _WORKUP_NEGATIVE = _compile(
     r"\b(?:negative|neg|normal|unremarkable|clear)\b|\b(?:ruled|rules)\s+out\b|\bexcluded\b",
     FLAGS,
 )
+# a test named on its own, then "for" (rounds 41 and 42 read a query after it)
+_TEST_FOR = r"\b(?:abg|vbg|cxr|x-?ray|ct|ctpa|mri|scan|ecg|echo|bloods?)\b[^()\n.;?]{0,30}?\bfor\s+"
 # round 42: a test done for a finding named as a query after it ("ABG on room air for breathlessness query")
-_TEST_FOR_BEFORE = _compile(
-    r"\b(?:abg|vbg|cxr|x-?ray|ct|ctpa|mri|scan|ecg|echo|bloods?)\b[^()\n.;?]{0,30}?\bfor\s+$", FLAGS
-)
+_TEST_FOR_BEFORE = _compile(_TEST_FOR + "$", FLAGS)
 _QUERY_AFTER = _compile(r"\s+query\b", FLAGS)
 # round 29: a finding named in brackets as a test's indication ("ABG on room air (requested for
 # breathlessness): pH 7.41 …", "MRI whole spine (for back pain, ?cord compression): no cord compression") is
@@ -1155,7 +1155,7 @@ _TEST_INDICATION = _compile(
     r"|\b(?:samples?|bloods?|specimens?|abg|vbg|gas|swabs?|cultures?|x-?ray|cxr|ct|scan)\b[^()\n.;?]{0,30}?"
     r"\b(?:sent|requested|ordered|done|taken|booked)\s+for\s+\?\s*$"
     # round 41: or a test named on its own for the query ("ABG on room air for ?breathlessness")
-    r"|\b(?:abg|vbg|cxr|x-?ray|ct|ctpa|mri|scan|ecg|echo|bloods?)\b[^()\n.;?]{0,30}?\bfor\s+\?\s*$",
+    r"|" + _TEST_FOR + r"\?\s*$",
     FLAGS,
 )
 _TEST_INDICATION_REACH = 120
