@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import regex
 from mechanism_helpers import (
+    NEVER,
     all_detector_dev_tests,
     dev_fires,
     lexicon_entry_test,
@@ -19,7 +20,6 @@ from escbench_inspect.controller import detectors, heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV40_FILE).items}
 
-NEVER = regex.compile(r"(?!)")  # a pattern that matches nothing: the mechanism taken out
 # the patterns as they were before round 42
 REASON_IN_BRACKETS_ROUND_41 = regex.compile(
     r"\((?:history\s+of|h/o|hx\s+of|previous|prior|past)\b(?![^()]*\b(?:left|right|lt|rt|l|r|bilateral|both)\b)"

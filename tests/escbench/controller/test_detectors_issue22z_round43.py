@@ -5,8 +5,8 @@ made to match nothing (or as it was) in a copy of the lexicon -- and its item mu
 
 from __future__ import annotations
 
-import regex
 from mechanism_helpers import (
+    NEVER,
     all_detector_dev_tests,
     dev_fires,
     lexicon_entry_test,
@@ -18,7 +18,6 @@ from escbench_inspect.controller import detectors, heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV41_FILE).items}
 
-NEVER = regex.compile(r"(?!)")  # a pattern that matches nothing: the mechanism taken out
 # the patterns as they were before round 43
 BLOOD_GROUP_ROUND_42 = pattern_before(
     detectors._BLOOD_GROUP, r"|(?<=\b(?i:said|says|shows|showed|reads|read|is|was)\s)0(?=[+-])"

@@ -5,8 +5,13 @@ lexicon entry made to match nothing (or as it was) in a copy of the lexicon -- a
 
 from __future__ import annotations
 
-import pytest
-from mechanism_helpers import dev_fires, lexicon_entry_test, module_mechanism_test, pattern_before
+from mechanism_helpers import (
+    all_detector_dev_tests,
+    dev_fires,
+    lexicon_entry_test,
+    module_mechanism_test,
+    pattern_before,
+)
 
 from escbench_inspect.controller import detectors, heldout
 
@@ -16,17 +21,11 @@ DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV42_FILE).items}
 WELL_NOW_ROUND_43 = pattern_before(detectors._WELL_NOW, "|complete|good)", "|complete)")
 
 fires = dev_fires(DEV)
-
-
-def test_dev_file_is_in_the_dev_half() -> None:
-    """Round 44 read no M error it could fix, so its file has C and H items only."""
-    assert set(DEV) <= {i.id for i in heldout.half_items("dev")}
-    assert {i.detector for i in DEV.values()} == {"conflict", "high_risk"}
-
-
-@pytest.mark.parametrize("item_id", sorted(DEV))
-def test_each_item_reads_as_labelled(item_id: str) -> None:
-    assert fires(item_id) is (DEV[item_id].label == "positive")
+# round 44 read no M error it could fix, so its file has C and H items only
+(
+    test_dev_file_is_in_the_dev_half_with_each_detector,
+    test_each_item_reads_as_labelled,
+) = all_detector_dev_tests(DEV, fires, frozenset({"conflict", "high_risk"}))
 
 
 # (the item, the module name behind its mechanism, what replaces it)
