@@ -1131,12 +1131,19 @@ _RECOVERED_AFTER = _compile(
     FLAGS,
 )
 _RECOVERED_REACH = 250
+# round 45: the finding named as what a clinic or review comes after ("dispensed post-TIA clinic", "at the
+# post-stroke review"): the event is past and the visit is the subject (not "day 7 post-tonsillectomy,
+# spitting fresh blood")
+_POST_EVENT_BEFORE = _compile(r"\bpost-\s*$", FLAGS)
+_VISIT_AFTER = _compile(r"\s*(?:clinic|review|follow[\s-]?up|rehab(?:ilitation)?|appointment|visit)\b", FLAGS)
 # round 42: a finding queried ("for ?thunderclap headache") and the work-up later in its sentence negative
 # ("CT head and LP negative"): the query was answered, it is not a finding present
 _QUERY_MARK_BEFORE = _compile(r"\?\s*$", FLAGS)
 _WORKUP_NEGATIVE = _compile(
     r"\b(?:ct|ctpa|mri|lp|cxr|x-?ray|scan|ultrasound|uss|ecg|bloods?|troponins?|d-?dimer)\b[^.;\n]{0,40}?"
-    r"\b(?:negative|neg|normal|unremarkable|clear)\b|\b(?:ruled|rules)\s+out\b|\bexcluded\b",
+    r"\b(?:negative|neg|normal|unremarkable|clear)\b|\b(?:ruled|rules)\s+out\b|\bexcluded\b"
+    # round 45: or an examination that answers it ("called re ?SOB — on review … chest clear")
+    r"|\bchest\s+(?:is\s+|was\s+)?clear\b",
     FLAGS,
 )
 # a test named on its own, then "for" (rounds 41 and 42 read a query after it)
@@ -1324,6 +1331,8 @@ _SELF_CHECK_QUESTION = _compile(
     r"\b(?:should|do|must|can|could)\s+i\s+(?:(?:also|still|now|too)\s+)?(?:get|have|be|need\s+to\s+(?:get|have|be))"
     r"\s+(?:(?:my|me|myself)\b[^.?!\n]{0,30}?\s+)?(?:checked|tested|screened|seen)\b"
     r"|\bam\s+i\s+(?:also\s+)?at\s+(?:a\s+)?(?:higher\s+|more\s+|increased\s+)?risk\b"
+    # round 45: or asks for it ("so i'd like my cholesterol checked")
+    r"|\bi'?d\s+like\s+(?:to\s+(?:get|have)\s+)?(?:my|me|myself)\b[^.?!\n]{0,30}?\s+(?:checked|tested|screened)\b"
     # round 40: or worried about the writer's own ("my mum … lost the sight in one eye from glaucoma and im
     # worried about mine")
     r"|\bworried\s+about\s+(?:mine|my\s+own)\b",
@@ -1408,6 +1417,12 @@ def _context_reason(
     if hypothetical and _JOKING_AFTER.match(text, end):
         return "hypothetical"
     if hypothetical and _UNCHANGED_AFTER.match(text, end):
+        return "historical"
+    if (
+        hypothetical
+        and _POST_EVENT_BEFORE.search(text, max(0, start - 8), start)
+        and _VISIT_AFTER.match(text, end)
+    ):
         return "historical"
     if (
         hypothetical
@@ -2844,7 +2859,10 @@ _RECORD_BEFORE = _compile(
 )
 _ENTRY_END = _compile(r"\s*(?:[,;.)]|$)")
 # round 16: or "its still in her dosette box" (it is)
-_PRONOUN_BEFORE = _compile(r"\b(?:it|them|it'?s)\s+(?:(?:as|was|were|being|been|is)\s+)*$", FLAGS)
+# round 45: or the record's marking between ("the pharmacy profile shows it marked 'stopped by prescriber'")
+_PRONOUN_BEFORE = _compile(
+    r"\b(?:it|them|it'?s)\s+(?:(?:as|was|were|being|been|is|marked|flagged|listed|recorded)\s+)*$", FLAGS
+)
 # issue 22z: and a negative auxiliary ("they havent been giving it")
 _NEGATED_ACTIVITY = _compile(
     rf"\b(?:no|not|never|isn'?t|aren'?t|{_NEGATIVE_AUXILIARIES})\s+(?:\w+\s+){{0,1}}$", FLAGS

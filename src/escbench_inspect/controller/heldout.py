@@ -214,6 +214,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the fifty-third (``docs/blind_halves/author_spec_v54.md``, six authors); written while round 43 was
   read from blind half 52, frozen after round 44 was committed and before anyone read it; run once on round 44
   (2-AE).
+- blind half 55 (``detector_heldout_blind55.yaml``, split ``blind55``, ids ``yjh_``/``yjc_``/``yjm_``, issue
+  22z): as the fifty-fourth (``docs/blind_halves/author_spec_v55.md``, six authors); written while round 44
+  was read from blind half 53, to be frozen after round 45 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -499,8 +502,14 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   blind half 53's misses and false positives showed (C: glucose written "gluc", a difference said to reflect a
   decision; H: a NEWS2 aggregate of 5 or more, and not a NEWS2 trigger level, advice about findings, a past
   illness with "a good recovery").
+- development half 43 (``detector_heldout_dev43.yaml``, split ``dev``, issue 22z round 45): the mechanisms
+  blind half 54's misses and false positives showed (C: a correction asked for before something happens, a
+  record's marking between "it" and its status, "no longer take", a weight after a named diuretic, "which
+  is right" affirming a value, "no contradiction found"; H: a clinic "post-" an event, a birth with a
+  neonatal unit stay, a work-up named, a finding that has stopped, a writer asking for their own check,
+  "chest clear" answering a query; M: "nothing unclear", a test not done in a stated time).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind53|blind54|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind54|blind55|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -567,6 +576,7 @@ DEV39_FILE = HERE / "detector_heldout_dev39.yaml"
 DEV40_FILE = HERE / "detector_heldout_dev40.yaml"
 DEV41_FILE = HERE / "detector_heldout_dev41.yaml"
 DEV42_FILE = HERE / "detector_heldout_dev42.yaml"
+DEV43_FILE = HERE / "detector_heldout_dev43.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -611,6 +621,7 @@ DEV_FILES = (
     DEV40_FILE,
     DEV41_FILE,
     DEV42_FILE,
+    DEV43_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -666,6 +677,7 @@ BLIND51_FILE = HERE / "detector_heldout_blind51.yaml"
 BLIND52_FILE = HERE / "detector_heldout_blind52.yaml"
 BLIND53_FILE = HERE / "detector_heldout_blind53.yaml"
 BLIND54_FILE = HERE / "detector_heldout_blind54.yaml"
+BLIND55_FILE = HERE / "detector_heldout_blind55.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -724,6 +736,7 @@ Half = Literal[
     "blind52",
     "blind53",
     "blind54",
+    "blind55",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -784,6 +797,7 @@ SPLIT_PREFIX = {
     "blind52": "yg",
     "blind53": "yh",
     "blind54": "yi",
+    "blind55": "yj",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -843,6 +857,7 @@ HALF_TITLES = {
     "blind52": "blind half 52 (all three detectors)",
     "blind53": "blind half 53 (all three detectors)",
     "blind54": "blind half 54 (all three detectors)",
+    "blind55": "blind half 55 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -269,7 +269,8 @@ FLOORS = {
     # blind v54 (as v38, prefix yi, all six files reviewed; frozen after round 44 was committed, before anyone
     # read it): its one untouched run on round 44 (2-AE), C 103/110 / 3/55, M 49/50 / 1/32, H 70/70 / 7/84
     # (2-AD item for item the same)
-    "blind54": {"conflict": (0.93, 0.06), "missing": (0.98, 0.04), "high_risk": (1.00, 0.09)},
+    # since read for round 45: C 106/110 / 0/55, M 50/50 / 0/32, H 70/70 / 1/84
+    "blind54": {"conflict": (0.96, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -419,6 +420,7 @@ BLIND_SPLITS = {
     "blind52": ("yg", "BLIND52_FILE"),
     "blind53": ("yh", "BLIND53_FILE"),
     "blind54": ("yi", "BLIND54_FILE"),
+    "blind55": ("yj", "BLIND55_FILE"),
 }
 
 
