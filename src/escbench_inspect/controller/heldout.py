@@ -216,7 +216,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   (2-AE).
 - blind half 55 (``detector_heldout_blind55.yaml``, split ``blind55``, ids ``yjh_``/``yjc_``/``yjm_``, issue
   22z): as the fifty-fourth (``docs/blind_halves/author_spec_v55.md``, six authors); written while round 44
-  was read from blind half 53, to be frozen after round 45 was committed and before anyone read it.
+  was read from blind half 53, frozen after round 45 was committed and before anyone read it; run once on
+  round 45 (2-AF).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

@@ -271,6 +271,10 @@ FLOORS = {
     # (2-AD item for item the same)
     # since read for round 45: C 106/110 / 0/55, M 50/50 / 0/32, H 70/70 / 1/84
     "blind54": {"conflict": (0.96, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
+    # blind v55 (as v38, prefix yj, all six files reviewed; frozen after round 45 was committed, before anyone
+    # read it): its one untouched run on round 45 (2-AF), C 102/110 / 3/55, M 45/50 / 0/32, H 66/70 / 6/84
+    # (2-AE item for item the same)
+    "blind55": {"conflict": (0.92, 0.06), "missing": (0.90, 0.00), "high_risk": (0.94, 0.08)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
