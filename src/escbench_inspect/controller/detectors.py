@@ -1108,6 +1108,8 @@ _RECOVERED_AFTER = _compile(
     r"|\b(?:fully|completely)\s+recovered\b|\brecovered\s+(?:fully|completely)\b"
     # round 32: "cauda equina decompression 2016 with full recovery"
     r"|\b(?:with|made)\s+(?:a\s+)?(?:full|complete)\s+recovery\b"
+    # round 46: "drowsiness and confusion after the midazolam … have fully worn off"
+    r"|\b(?:has|have|had)\s+(?:now\s+)?(?:fully|completely)\s+(?:worn\s+off|resolved)\b"
     # round 37: or listed after it ("cauda equina syndrome 2018, decompressed L5/S1, full recovery"); an
     # episode treated and "now settled" ("wheezy and SOB at 0100, salbutamol neb x1, now settled, SpO2 97%")
     r"|[,;]\s*(?:full|complete)\s+recovery\b|\bnow\s+(?:fully\s+|completely\s+)?settled\b"
@@ -1909,7 +1911,8 @@ _REPEAT_VALUE = _compile(
     r"(?:'s)?|-+>|→)"
     # round 37: or with its clock time among those words ("repeat at 06:00 4.9 mmol/L")
     r"(?:\s+(?:[A-Za-z+\-]+|(?:\d{1,2}:\d{2}|[01]\d[0-5]\dh?|2[0-3][0-5]\dh?)(?=\s))){0,4}[\s:=]*"
-    r"(?P<v>\d+(?:\.\d+)?)(?!\s*(?:/|am|pm|h\b|hrs?\b|hours?|days?|:))",
+    # round 46: not a dipstick grade ("162/108 mmHg on repeat with 3+ proteinuria")
+    r"(?P<v>\d+(?:\.\d+)?)(?!\s*(?:/|am|pm|h\b|hrs?\b|hours?|days?|:|\+))",
     FLAGS,
 )
 _REPEAT_REACH = 250
@@ -4109,8 +4112,9 @@ def _same_calendar_date(first: str, second: str) -> bool:
 
 
 # issue 22z round 12: or a negative auxiliary ("I haven't lost or put on anything")
+# round 46: or denied by the patient ("she denies any recent weight change")
 _CHANGE_DENIED = _compile(
-    r"(?:\b(?:no|not|without|never)\b|\b(?:have|has|had|did|does|do|is|was|were)n'?t\b"
+    r"(?:\b(?:no|not|without|never|denies|denied|deny|denying)\b|\b(?:have|has|had|did|does|do|is|was|were)n'?t\b"
     # round 32: or nobody told of it ("the label … says 50mg and nobody told me about changing it")
     r"|\b(?:nobody|no\s+one|no-one|noone)\b)(?:\s+[\w-]+){0,3}\s*$",
     FLAGS,

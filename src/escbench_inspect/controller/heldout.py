@@ -218,6 +218,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the fifty-fourth (``docs/blind_halves/author_spec_v55.md``, six authors); written while round 44
   was read from blind half 53, frozen after round 45 was committed and before anyone read it; run once on
   round 45 (2-AF).
+- blind half 56 (``detector_heldout_blind56.yaml``, split ``blind56``, ids ``ykh_``/``ykc_``/``ykm_``, issue
+  22z): as the fifty-fifth (``docs/blind_halves/author_spec_v56.md``, six authors); written while round 45
+  was read from blind half 54, to be frozen after round 46 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -509,8 +512,16 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   is right" affirming a value, "no contradiction found"; H: a clinic "post-" an event, a birth with a
   neonatal unit stay, a work-up named, a finding that has stopped, a writer asking for their own check,
   "chest clear" answering a query; M: "nothing unclear", a test not done in a stated time).
+- development half 44 (``detector_heldout_dev44.yaml``, split ``dev``, issue 22z round 46): the mechanisms
+  blind half 55's misses and false positives showed (C: "who do I believe", a change the patient denies,
+  "nothing in … contradicts", a stale source asked to update its record, a miscarriage dated with its month's
+  name; H: a "counselling note" as a record's name, a bare relative after a note's heading, markers "not
+  raised", an effect "fully worn off", a dipstick grade after "on repeat", a gestation in weeks and days, a
+  finding that responded to treatment, "finish it" with when, a plan to "end it"; M: no code status "or
+  ceiling of care", "no DNACPR or TEP", no weight on a profile, records still not arrived, an order without
+  its identifiers).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind54|blind55|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind55|blind56|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -578,6 +589,7 @@ DEV40_FILE = HERE / "detector_heldout_dev40.yaml"
 DEV41_FILE = HERE / "detector_heldout_dev41.yaml"
 DEV42_FILE = HERE / "detector_heldout_dev42.yaml"
 DEV43_FILE = HERE / "detector_heldout_dev43.yaml"
+DEV44_FILE = HERE / "detector_heldout_dev44.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -623,6 +635,7 @@ DEV_FILES = (
     DEV41_FILE,
     DEV42_FILE,
     DEV43_FILE,
+    DEV44_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -679,6 +692,7 @@ BLIND52_FILE = HERE / "detector_heldout_blind52.yaml"
 BLIND53_FILE = HERE / "detector_heldout_blind53.yaml"
 BLIND54_FILE = HERE / "detector_heldout_blind54.yaml"
 BLIND55_FILE = HERE / "detector_heldout_blind55.yaml"
+BLIND56_FILE = HERE / "detector_heldout_blind56.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -738,6 +752,7 @@ Half = Literal[
     "blind53",
     "blind54",
     "blind55",
+    "blind56",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -799,6 +814,7 @@ SPLIT_PREFIX = {
     "blind53": "yh",
     "blind54": "yi",
     "blind55": "yj",
+    "blind56": "yk",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -859,6 +875,7 @@ HALF_TITLES = {
     "blind53": "blind half 53 (all three detectors)",
     "blind54": "blind half 54 (all three detectors)",
     "blind55": "blind half 55 (all three detectors)",
+    "blind56": "blind half 56 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

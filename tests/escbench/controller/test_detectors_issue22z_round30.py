@@ -193,7 +193,13 @@ LEXICON_ENTRIES = [
     ),
     ("dh30_gone_very_swollen", "modifiers.yaml", r"|missing|up|really|very|so|quite|", "|missing|up|"),
     ("dh30_gone_very_swollen", "high_risk.yaml", r"\\b(?:face|hands|fingers)\\b[^.;", r"\\bzzq\\b[^.;"),
-    ("dh30_counselling_n1", "modifiers.yaml", '"counselling/counseling"', '"zzq"'),
+    # (round 46 wrote the entry as a pattern that leaves a record's name, "counselling note", alone)
+    (
+        "dh30_counselling_n1",
+        "modifiers.yaml",
+        r'"re:\\bcounsel(?:l)?ing\\b(?!\\s+(?:note|notes|record|entry)\\b)"',
+        '"zzq"',
+    ),
     (
         "dh30_told_to_report_n1",
         "modifiers.yaml",

@@ -274,7 +274,8 @@ FLOORS = {
     # blind v55 (as v38, prefix yj, all six files reviewed; frozen after round 45 was committed, before anyone
     # read it): its one untouched run on round 45 (2-AF), C 102/110 / 3/55, M 45/50 / 0/32, H 66/70 / 6/84
     # (2-AE item for item the same)
-    "blind55": {"conflict": (0.92, 0.06), "missing": (0.90, 0.00), "high_risk": (0.94, 0.08)},
+    # since read for round 46: C 104/110 / 0/55, M 50/50 / 0/32, H 70/70 / 3/84
+    "blind55": {"conflict": (0.94, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.04)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -426,6 +427,7 @@ BLIND_SPLITS = {
     "blind53": ("yh", "BLIND53_FILE"),
     "blind54": ("yi", "BLIND54_FILE"),
     "blind55": ("yj", "BLIND55_FILE"),
+    "blind56": ("yk", "BLIND56_FILE"),
 }
 
 
