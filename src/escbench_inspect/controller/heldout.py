@@ -220,7 +220,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   round 45 (2-AF).
 - blind half 56 (``detector_heldout_blind56.yaml``, split ``blind56``, ids ``ykh_``/``ykc_``/``ykm_``, issue
   22z): as the fifty-fifth (``docs/blind_halves/author_spec_v56.md``, six authors); written while round 45
-  was read from blind half 54, to be frozen after round 46 was committed and before anyone read it.
+  was read from blind half 54, frozen after round 46 was committed and before anyone read it; run once on
+  round 46 (2-AG).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

@@ -276,6 +276,10 @@ FLOORS = {
     # (2-AE item for item the same)
     # since read for round 46: C 104/110 / 0/55, M 50/50 / 0/32, H 70/70 / 3/84
     "blind55": {"conflict": (0.94, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.04)},
+    # blind v56 (as v38, prefix yk, all six files reviewed; frozen after round 46 was committed, before anyone
+    # read it): its one untouched run on round 46 (2-AG), C 100/110 / 2/55, M 47/50 / 1/32, H 67/70 / 4/84
+    # (2-AF the same but for one M item, M 46/50)
+    "blind56": {"conflict": (0.90, 0.04), "missing": (0.94, 0.04), "high_risk": (0.95, 0.05)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
