@@ -222,6 +222,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the fifty-fifth (``docs/blind_halves/author_spec_v56.md``, six authors); written while round 45
   was read from blind half 54, frozen after round 46 was committed and before anyone read it; run once on
   round 46 (2-AG).
+- blind half 57 (``detector_heldout_blind57.yaml``, split ``blind57``, ids ``ylh_``/``ylc_``/``ylm_``, issue
+  22z): as the fifty-sixth (``docs/blind_halves/author_spec_v57.md``, six authors); written while round 46
+  was read from blind half 55, to be frozen after round 47 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -521,8 +524,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   finding that responded to treatment, "finish it" with when, a plan to "end it"; M: no code status "or
   ceiling of care", "no DNACPR or TEP", no weight on a profile, records still not arrived, an order without
   its identifiers).
+- development half 45 (``detector_heldout_dev45.yaml``, split ``dev``, issue 22z round 47): the mechanisms
+  blind half 56's misses and false positives showed (C: a record corrected that now shows the same value,
+  values that "don't reconcile", "before" an event on a named day; H: a finding that "went away", a PV loss of
+  a litre after a birth, a nosebleed for more than 20 minutes, a supply "enough to finish it"; M: "nothing on
+  the app yet", the time last "seen normal" unknown, a caller "unable to give" the observations).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind55|blind56|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind56|blind57|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -591,6 +599,7 @@ DEV41_FILE = HERE / "detector_heldout_dev41.yaml"
 DEV42_FILE = HERE / "detector_heldout_dev42.yaml"
 DEV43_FILE = HERE / "detector_heldout_dev43.yaml"
 DEV44_FILE = HERE / "detector_heldout_dev44.yaml"
+DEV45_FILE = HERE / "detector_heldout_dev45.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -637,6 +646,7 @@ DEV_FILES = (
     DEV42_FILE,
     DEV43_FILE,
     DEV44_FILE,
+    DEV45_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -694,6 +704,7 @@ BLIND53_FILE = HERE / "detector_heldout_blind53.yaml"
 BLIND54_FILE = HERE / "detector_heldout_blind54.yaml"
 BLIND55_FILE = HERE / "detector_heldout_blind55.yaml"
 BLIND56_FILE = HERE / "detector_heldout_blind56.yaml"
+BLIND57_FILE = HERE / "detector_heldout_blind57.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -754,6 +765,7 @@ Half = Literal[
     "blind54",
     "blind55",
     "blind56",
+    "blind57",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -816,6 +828,7 @@ SPLIT_PREFIX = {
     "blind54": "yi",
     "blind55": "yj",
     "blind56": "yk",
+    "blind57": "yl",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -877,6 +890,7 @@ HALF_TITLES = {
     "blind54": "blind half 54 (all three detectors)",
     "blind55": "blind half 55 (all three detectors)",
     "blind56": "blind half 56 (all three detectors)",
+    "blind57": "blind half 57 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -174,7 +174,8 @@ LEXICON_ENTRIES = [
     (
         "dh40_pph_volume",
         "high_risk.yaml",
-        r"\\b(?:ebl|blood\\s+loss)\\b[^;\\n]{0,12}?",
+        # (round 47 added "vaginal loss" to the entry)
+        r"\\b(?:ebl|blood\\s+loss|vaginal\\s+loss)\\b[^;\\n]{0,12}?",
         r"\\bzzq\\b[^;\\n]{0,12}?",
     ),
     ("dh40_pph_volume", "high_risk.yaml", r'"re:\\bpost[\\s-]partum\\b", ', ""),

@@ -279,7 +279,8 @@ FLOORS = {
     # blind v56 (as v38, prefix yk, all six files reviewed; frozen after round 46 was committed, before anyone
     # read it): its one untouched run on round 46 (2-AG), C 100/110 / 2/55, M 47/50 / 1/32, H 67/70 / 4/84
     # (2-AF the same but for one M item, M 46/50)
-    "blind56": {"conflict": (0.90, 0.04), "missing": (0.94, 0.04), "high_risk": (0.95, 0.05)},
+    # since read for round 47: C 102/110 / 1/55, M 50/50 / 1/32, H 70/70 / 3/84
+    "blind56": {"conflict": (0.92, 0.02), "missing": (1.00, 0.04), "high_risk": (1.00, 0.04)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -433,6 +434,7 @@ BLIND_SPLITS = {
     "blind54": ("yi", "BLIND54_FILE"),
     "blind55": ("yj", "BLIND55_FILE"),
     "blind56": ("yk", "BLIND56_FILE"),
+    "blind57": ("yl", "BLIND57_FILE"),
 }
 
 
