@@ -340,6 +340,7 @@ BLIND_SHA256 = {
     "blind54": "f15453eb16c39b9c4af7c20a7d33ae74d2605edb03e254e18abf43ee76101a2a",
     "blind55": "72953fa125fddfc757addab7f306ddcfe9401c4e31d13c849bbef58c55b89a62",
     "blind56": "b08a9e8ad656b2e2636e15879c81f6df30a7016fe1f6bc3c4bc8baf0d3dbc740",
+    "blind57": "b4f9123bc5f85705b61c7909795495c4faf7268f9ceae00597dd8b49034a1feb",
 }
 
 
