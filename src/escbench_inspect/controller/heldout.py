@@ -224,7 +224,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   round 46 (2-AG).
 - blind half 57 (``detector_heldout_blind57.yaml``, split ``blind57``, ids ``ylh_``/``ylc_``/``ylm_``, issue
   22z): as the fifty-sixth (``docs/blind_halves/author_spec_v57.md``, six authors); written while round 46
-  was read from blind half 55, to be frozen after round 47 was committed and before anyone read it.
+  was read from blind half 55, frozen after round 47 was committed and before anyone read it; run once on
+  round 47 (2-AH).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the

@@ -281,6 +281,10 @@ FLOORS = {
     # (2-AF the same but for one M item, M 46/50)
     # since read for round 47: C 102/110 / 1/55, M 50/50 / 1/32, H 70/70 / 3/84
     "blind56": {"conflict": (0.92, 0.02), "missing": (1.00, 0.04), "high_risk": (1.00, 0.04)},
+    # blind v57 (as v38, prefix yl, all six files reviewed; frozen after round 47 was committed, before anyone
+    # read it): its one untouched run on round 47 (2-AH), C 96/110 / 1/55, M 45/50 / 2/32, H 67/70 / 3/84
+    # (2-AG the same but for one H item, H 66/70)
+    "blind57": {"conflict": (0.87, 0.02), "missing": (0.90, 0.07), "high_risk": (0.95, 0.04)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
