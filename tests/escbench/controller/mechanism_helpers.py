@@ -38,10 +38,16 @@ def module_mechanism_test(
 
 
 def lexicon_entry_test(
-    items: Mapping[str, HeldoutItem], fires: Fires, table: Sequence[tuple[str, str, str, str]], ids: list[str]
+    items: Mapping[str, HeldoutItem],
+    fires: Fires,
+    table: Sequence[tuple[str, str, str, str]],
+    ids: list[str] | None = None,
 ) -> Callable[..., None]:
     """Rows (item id, lexicon file, the exact text replaced in a copy of it, what replaces it): the item reads
-    as labelled, and the other way with the copy."""
+    as labelled, and the other way with the copy. Each row's test id is its item id and row number unless
+    ``ids`` names them (an item may carry several rows)."""
+    if ids is None:
+        ids = [f"{item_id}-{k}" for k, (item_id, *_) in enumerate(table)]
 
     @pytest.mark.parametrize(("item_id", "file", "old", "new"), table, ids=ids)
     def test_each_lexicon_entry_carries_its_item(

@@ -108,7 +108,6 @@ test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
     DEV,
     fires,
     [(i, "attributes.yaml", old, new) for i, old, new in LEXICON_ENTRIES],
-    ids=[f"{i}-{k}" for k, (i, *_) in enumerate(LEXICON_ENTRIES)],
 )
 
 

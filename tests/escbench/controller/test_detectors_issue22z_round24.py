@@ -104,9 +104,7 @@ LEXICON_ENTRIES = [
 ]
 
 
-test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
-    DEV, fires, LEXICON_ENTRIES, ids=[f"{i}-{k}" for k, (i, *_) in enumerate(LEXICON_ENTRIES)]
-)
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(DEV, fires, LEXICON_ENTRIES)
 
 
 def test_not_to_attempt_cpr_is_no_full_code() -> None:

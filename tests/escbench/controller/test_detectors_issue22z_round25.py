@@ -212,5 +212,4 @@ test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
     DEV,
     fires,
     [(i, file, old, _nothing(old) if new is None else new) for i, file, old, new in LEXICON_ENTRIES],
-    ids=[f"{i}-{k}" for k, (i, *_) in enumerate(LEXICON_ENTRIES)],
 )

@@ -191,9 +191,7 @@ ROWS = [
     for i, file, old, new in LEXICON_ENTRIES
 ]
 
-test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
-    DEV, fires, ROWS, ids=[f"{i}-{k}" for k, (i, *_) in enumerate(ROWS)]
-)
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(DEV, fires, ROWS)
 
 
 def test_a_device_inserted_is_a_dated_event_without_the_shared_stem(

@@ -130,6 +130,4 @@ LEXICON_ENTRIES = [
     ("dh29_screen_bloods_n1", "modifiers.yaml", r"screen\\s+(?:bloods?|sent", r"zzq\\s+(?:bloods?|sent"),
 ]
 
-test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
-    DEV, fires, LEXICON_ENTRIES, ids=[f"{i}-{k}" for k, (i, *_) in enumerate(LEXICON_ENTRIES)]
-)
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(DEV, fires, LEXICON_ENTRIES)

@@ -139,6 +139,4 @@ LEXICON_ENTRIES = [
     ("dh35_drain_blood", "high_risk.yaml", '"drain/drains .. (frank|fresh) blood"', '"zzq"'),
 ]
 
-test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
-    DEV, fires, LEXICON_ENTRIES, ids=[f"{i}-{k}" for k, (i, *_) in enumerate(LEXICON_ENTRIES)]
-)
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(DEV, fires, LEXICON_ENTRIES)

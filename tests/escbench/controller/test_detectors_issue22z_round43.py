@@ -136,6 +136,4 @@ LEXICON_ENTRIES = [
     ),
 ]
 
-test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
-    DEV, fires, LEXICON_ENTRIES, ids=[f"{i}-{k}" for k, (i, *_) in enumerate(LEXICON_ENTRIES)]
-)
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(DEV, fires, LEXICON_ENTRIES)

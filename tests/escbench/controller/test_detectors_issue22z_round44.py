@@ -47,6 +47,4 @@ LEXICON_ENTRIES = [
     ("dh44_advice_about_n1", "modifiers.yaml", r'  - "re:\\badv(?:ice|ised)?\\s+re\\b"' + "\n", ""),
 ]
 
-test_each_lexicon_entry_carries_its_item = lexicon_entry_test(
-    DEV, fires, LEXICON_ENTRIES, ids=[f"{i}-{k}" for k, (i, *_) in enumerate(LEXICON_ENTRIES)]
-)
+test_each_lexicon_entry_carries_its_item = lexicon_entry_test(DEV, fires, LEXICON_ENTRIES)
