@@ -2798,7 +2798,10 @@ _RECORD_DATE = _compile(
     FLAGS,
 )
 _DOCUMENT_MADE = _compile(
-    r"\b(?:signed|completed|filled\s+(?:in|out)|drawn\s+up|witnessed|put\s+in\s+place)\b", FLAGS
+    # round 48: or dated as a decision or form ("a valid DNACPR decision dated 2023")
+    r"\b(?:signed|completed|filled\s+(?:in|out)|drawn\s+up|witnessed|put\s+in\s+place"
+    r"|(?:decision|form|order)\s+dated)\b",
+    FLAGS,
 )
 # issue 22z: the value that opens the second half of "Na 118 on VBG vs 134 on lab chem"
 # round 34: or its source in brackets after it ("Plt 42 (lab, 07:10) / 142 (h/o sheet)")

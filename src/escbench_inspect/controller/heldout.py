@@ -226,6 +226,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the fifty-sixth (``docs/blind_halves/author_spec_v57.md``, six authors); written while round 46
   was read from blind half 55, frozen after round 47 was committed and before anyone read it; run once on
   round 47 (2-AH).
+- blind half 58 (``detector_heldout_blind58.yaml``, split ``blind58``, ids ``ymh_``/``ymc_``/``ymm_``, issue
+  22z): as the fifty-seventh (``docs/blind_halves/author_spec_v58.md``, six authors); written while round 48
+  was read from blind half 57 (a first v58 was lost unread before it was merged and written again), frozen
+  before round 48 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -530,8 +534,16 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   values that "don't reconcile", "before" an event on a named day; H: a finding that "went away", a PV loss of
   a litre after a birth, a nosebleed for more than 20 minutes, a supply "enough to finish it"; M: "nothing on
   the app yet", the time last "seen normal" unknown, a caller "unable to give" the observations).
+- development half 46 (``detector_heldout_dev46.yaml``, split ``dev``, issue 22z round 48): the mechanisms
+  blind half 57's misses and false positives showed (C: a drug a doctor "weaned him off", "neither pregnant
+  nor breastfeeding", a pregnancy denied as "present", an egg allergy, a drug class named as absent, a DNACPR
+  "decision dated" a year, sources that "give a different date of birth", an allergy "outgrown"; H: a side by
+  its letter ("L-sided weakness"), dysphasia, a patient "seizing", a negation kept inside its brackets, a
+  blood-gas pH below 7.25, a spouse who died of the finding; M: a dose "not communicated", "nothing
+  illegible", a letter "nobody can find", a temperature not "been able to take", an "MRN absent", a form
+  "never sent").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind56|blind57|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind57|blind58|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -601,6 +613,7 @@ DEV42_FILE = HERE / "detector_heldout_dev42.yaml"
 DEV43_FILE = HERE / "detector_heldout_dev43.yaml"
 DEV44_FILE = HERE / "detector_heldout_dev44.yaml"
 DEV45_FILE = HERE / "detector_heldout_dev45.yaml"
+DEV46_FILE = HERE / "detector_heldout_dev46.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -648,6 +661,7 @@ DEV_FILES = (
     DEV43_FILE,
     DEV44_FILE,
     DEV45_FILE,
+    DEV46_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -706,6 +720,7 @@ BLIND54_FILE = HERE / "detector_heldout_blind54.yaml"
 BLIND55_FILE = HERE / "detector_heldout_blind55.yaml"
 BLIND56_FILE = HERE / "detector_heldout_blind56.yaml"
 BLIND57_FILE = HERE / "detector_heldout_blind57.yaml"
+BLIND58_FILE = HERE / "detector_heldout_blind58.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -767,6 +782,7 @@ Half = Literal[
     "blind55",
     "blind56",
     "blind57",
+    "blind58",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -830,6 +846,7 @@ SPLIT_PREFIX = {
     "blind55": "yj",
     "blind56": "yk",
     "blind57": "yl",
+    "blind58": "ym",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -892,6 +909,7 @@ HALF_TITLES = {
     "blind55": "blind half 55 (all three detectors)",
     "blind56": "blind half 56 (all three detectors)",
     "blind57": "blind half 57 (all three detectors)",
+    "blind58": "blind half 58 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

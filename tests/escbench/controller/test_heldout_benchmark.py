@@ -284,7 +284,8 @@ FLOORS = {
     # blind v57 (as v38, prefix yl, all six files reviewed; frozen after round 47 was committed, before anyone
     # read it): its one untouched run on round 47 (2-AH), C 96/110 / 1/55, M 45/50 / 2/32, H 67/70 / 3/84
     # (2-AG the same but for one H item, H 66/70)
-    "blind57": {"conflict": (0.87, 0.02), "missing": (0.90, 0.07), "high_risk": (0.95, 0.04)},
+    # since read for round 48: C 103/110 / 1/55, M 49/50 / 1/32, H 70/70 / 2/84
+    "blind57": {"conflict": (0.93, 0.02), "missing": (0.98, 0.04), "high_risk": (1.00, 0.03)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -440,6 +441,7 @@ BLIND_SPLITS = {
     "blind55": ("yj", "BLIND55_FILE"),
     "blind56": ("yk", "BLIND56_FILE"),
     "blind57": ("yl", "BLIND57_FILE"),
+    "blind58": ("ym", "BLIND58_FILE"),
 }
 
 
