@@ -229,7 +229,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 58 (``detector_heldout_blind58.yaml``, split ``blind58``, ids ``ymh_``/``ymc_``/``ymm_``, issue
   22z): as the fifty-seventh (``docs/blind_halves/author_spec_v58.md``, six authors); written while round 48
   was read from blind half 57 (a first v58 was lost unread before it was merged and written again), frozen
-  before round 48 was committed and before anyone read it.
+  before round 48 was committed and before anyone read it; run once on round 48 (2-AI).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
