@@ -1255,6 +1255,8 @@ _PAST_ANCHOR = _compile(
     r"|\badmitted\s+(?:\w+\s+){0,2}?(?:with|for)\b",
     FLAGS,
 )
+# round 49: the relative clause that gives a past event's presentation ("…, which presented with …")
+_PRESENTED_RELATIVE = _compile(r"^\s*(?:had\s+)?(?:presented|presenting)\s+(?:with|w/)\s", FLAGS)
 # round 26: the finding's word naming a threshold or criterion ("urine PCR 18 mg/mmol (pre-eclampsia threshold
 # 30 mg/mmol)"), unless the finding is itself the comparison ("above the exchange-transfusion threshold")
 _NAMES_A_THRESHOLD = _compile(r"^\W*(?:threshold|cut-?off|criteria|criterion)\b", FLAGS)
@@ -1272,6 +1274,12 @@ _WELL_NOW = _compile(
     # round 27: well ever since ("she has remained well since with no further pain", "no further events")
     r"|\b(?:remained|remains|been|kept)\s+(?:entirely\s+|completely\s+|perfectly\s+)?well\b"
     r"|\b(?:has\s+had\s+)?no\s+further\s+(?:pain|episodes?|events?|attacks?|seizures?|fits?|bleeding|symptoms)\b"
+    # round 49: or doing something normally, values between ("Today glucose 6.4 mmol/L, ketones 0.1, eating
+    # normally")
+    r"|\b(?:today|now|currently)\b(?:[^.;\n]|\.\d){0,60}?\b(?:eating|drinking|feeding|behaving)\s+normally\b"
+    # round 49: or none of it since ("STEMI 2016 (presented w/ crushing chest pain), stented, no angina
+    # since")
+    r"|\bno\s+(?:\w+\s+){1,2}?since\b(?!\s+(?:yesterday|this|last|\d))"
     # round 37: an ideation denied today ("today consistently denies SI/intent"; NICE NG225: reassessed)
     r"|\b(?:today|now|currently)\b[^.;\n]{0,20}?\bden(?:ies|ying)\s+(?:any\s+)?(?:si\b|suicidal|thoughts)"
     # round 38: fever gone for a stated time ("now afebrile 48 h"; NICE NG51: review for oral switch)
@@ -1364,12 +1372,19 @@ _JOKING_AFTER = _compile(
 )
 
 
-def _past_frame(text: str, clause_before: str, end: int) -> bool:
+def _past_frame(text: str, clause_before: str, end: int, start: int | None = None) -> bool:
     """Whether the finding's sentence sets a past time frame (see ``_SENTENCE_OPENS_IN_PAST``)."""
     if _SENTENCE_OPENS_IN_PAST.search(clause_before):
         return True
+    # round 49: a relative clause about a past event reads that event's anchor ("a cholecystectomy in 2018 for
+    # gallstone pancreatitis, which presented with severe abdominal pain"), which the terminator "which" cuts
+    antecedent = ""
+    if start is not None and _PRESENTED_RELATIVE.match(clause_before):
+        sentence = _sentence_before(text, start)
+        antecedent = sentence[: len(sentence) - len(clause_before)]
     anchored = (
         _PAST_ANCHOR.search(clause_before) is not None
+        or _PAST_ANCHOR.search(antecedent) is not None
         or _WEEKS_LATER.search(text, end) is not None
         or _AGE_AFTER.match(text, end) is not None
     )
@@ -1385,7 +1400,7 @@ def _context_reason(
     clause_before = before
     if hypothetical and _NON_PREFIX.search(text, max(0, start - 4), start):
         return "negated"
-    if hypothetical and _past_frame(text, clause_before, end):
+    if hypothetical and _past_frame(text, clause_before, end, start):
         return "historical"
     if hypothetical and _TEST_INDICATION.search(text, max(0, start - _TEST_INDICATION_REACH), start):
         return "hypothetical"
@@ -1757,6 +1772,8 @@ def _value_hits(
         yield start, end, reason
 
 
+# round 49: a relative clause set off by commas between an analyte and its value
+_RELATIVE_ASIDE = _compile(r",\s*(?:which|that)\b[^,.;:\d]{1,60},", FLAGS)
 _TREATED = _compile(r"\b(?:treated|given|gave|following|responded)\b", FLAGS)
 
 
@@ -1766,7 +1783,11 @@ _CLOCK_NOT_A_VALUE = _compile(r"[:h]\d{2}\b(?!\.\d)|\s*(?:am|pm)\b", FLAGS)
 # round 32: a value in the brackets of a past event, one dated by its year or named as history ("h/o DKA 2019
 # (pH 7.05, ketones 6.2). today BM 8.2 mmol/L"): that event's value, not today's
 _IN_PAST_BRACKET = _compile(
-    r"(?:\b(?:19|20)\d\d|\b(?:h/o|hx\s+of|history\s+of|previous|prior)\s+[\w-]+(?:\s+[\w-]+){0,2})\s*\([^()\n]*$",
+    r"(?:\b(?:19|20)\d\d|\b(?:h/o|hx\s+of|history\s+of|previous|prior)\s+[\w-]+(?:\s+[\w-]+){0,2}"
+    # round 49: or an admission weeks or more ago ("admitted three months ago with DKA (pH 7.02, ketones
+    # 6.1)")
+    r"|\badmitted\s+(?:last\s+(?:month|year)|(?:\d+|a|one|two|three|four|five|six|several)\s+(?:weeks?|months?|years?)"
+    r"\s+ago)\s+with\s+[\w-]+(?:\s+[\w-]+){0,2})\s*\([^()\n]*$",
     FLAGS,
 )
 _PAST_BRACKET_REACH = 120
@@ -1835,7 +1856,10 @@ def _value_verdicts(
         if not number:
             continue
         lead = window[: number.start()]
-        if regex.search(r"\d", lead) or len(lead.split()) > _VALUE_LEAD_WORDS or _PHONED.search(lead):
+        # round 49: an aside between commas does not count ("her potassium, which the lab added on to the
+        # sample late, was 7.1")
+        counted = _RELATIVE_ASIDE.sub(" ", lead)
+        if regex.search(r"\d", lead) or len(counted.split()) > _VALUE_LEAD_WORDS or _PHONED.search(lead):
             continue
         if _CLOCK_NOT_A_VALUE.match(window, number.end()):
             continue  # round 32: a clock time ("Sodium valproate 500 mg given at 08:00") is no measured value
@@ -4171,6 +4195,14 @@ def _other_member(m: Mention, n: Mention, text: str, a: CompiledAttributes) -> b
 _NOW_STATED = _compile(r"\b(?:current(?:ly)?|today'?s?|now)\b", FLAGS)
 
 
+def _now_stated(clause_text: list[str], active: int, stop: int) -> bool:
+    """The stop's clause states the present (round 30: "today's list: no amiodarone"), or a clause between the
+    active one and it does (round 49: "…; her current medicines list, checked this morning …, shows she no
+    longer takes it")."""
+    between = range(active + 1, stop) if active < stop else range(0)
+    return any(_NOW_STATED.search(clause_text[k]) for k in (*between, stop))
+
+
 _UNTIL_YEAR = _compile(r"\b(?:until|till|up\s+to)\s+(?:19|20)\d\d\b", FLAGS)
 
 
@@ -4911,7 +4943,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 if (
                     in_force_history(active.clause)
                     and not in_force_history(stop.clause)
-                    and _NOW_STATED.search(clause_text[stop.clause])
+                    and _now_stated(clause_text, active.clause, stop.clause)
                 ):
                     continue  # round 30: fills "2020-2022" against "today's list: no amiodarone"
             if m.attribute == "side" and (flagged(a.bilateral, i) or flagged(a.bilateral, j)):

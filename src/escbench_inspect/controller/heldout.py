@@ -230,6 +230,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the fifty-seventh (``docs/blind_halves/author_spec_v58.md``, six authors); written while round 48
   was read from blind half 57 (a first v58 was lost unread before it was merged and written again), frozen
   before round 48 was committed and before anyone read it; run once on round 48 (2-AI).
+- blind half 59 (``detector_heldout_blind59.yaml``, split ``blind59``, ids ``ynh_``/``ync_``/``ynm_``, issue
+  22z): as the fifty-eighth (``docs/blind_halves/author_spec_v59.md``, six authors); written while round 49
+  was read from blind half 58, frozen before round 49 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -542,8 +545,16 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   blood-gas pH below 7.25, a spouse who died of the finding; M: a dose "not communicated", "nothing
   illegible", a letter "nobody can find", a temperature not "been able to take", an "MRN absent", a form
   "never sent").
+- development half 47 (``detector_heldout_dev47.yaml``, split ``dev``, issue 22z round 49): the mechanisms
+  blind half 58's misses and false positives showed (C: a Broselow tape as a source, an hCG "documented
+  negative", a "preg test" "+ve", a problem list's "Pregnancy, 20 weeks", ibuprofen's brand names, an entry
+  that "turned out to be" someone else's, a "current" list between a past fill and its stop; H: an aside
+  between an analyte and its value, "no angina since", a relative clause giving a past event's presentation,
+  "eating normally" after values, values in the brackets of an admission months ago, "sepsis bloods", "no
+  protein, FM", a relative's condition in six words before "with"; M: a dose "not supplied", "so" as a
+  clause's start).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind57|blind58|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind58|blind59|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -614,6 +625,7 @@ DEV43_FILE = HERE / "detector_heldout_dev43.yaml"
 DEV44_FILE = HERE / "detector_heldout_dev44.yaml"
 DEV45_FILE = HERE / "detector_heldout_dev45.yaml"
 DEV46_FILE = HERE / "detector_heldout_dev46.yaml"
+DEV47_FILE = HERE / "detector_heldout_dev47.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -662,6 +674,7 @@ DEV_FILES = (
     DEV44_FILE,
     DEV45_FILE,
     DEV46_FILE,
+    DEV47_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
@@ -721,6 +734,7 @@ BLIND55_FILE = HERE / "detector_heldout_blind55.yaml"
 BLIND56_FILE = HERE / "detector_heldout_blind56.yaml"
 BLIND57_FILE = HERE / "detector_heldout_blind57.yaml"
 BLIND58_FILE = HERE / "detector_heldout_blind58.yaml"
+BLIND59_FILE = HERE / "detector_heldout_blind59.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -783,6 +797,7 @@ Half = Literal[
     "blind56",
     "blind57",
     "blind58",
+    "blind59",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -847,6 +862,7 @@ SPLIT_PREFIX = {
     "blind56": "yk",
     "blind57": "yl",
     "blind58": "ym",
+    "blind59": "yn",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -910,6 +926,7 @@ HALF_TITLES = {
     "blind56": "blind half 56 (all three detectors)",
     "blind57": "blind half 57 (all three detectors)",
     "blind58": "blind half 58 (all three detectors)",
+    "blind59": "blind half 59 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -289,7 +289,8 @@ FLOORS = {
     # blind v58 (as v38, prefix ym, all six files reviewed; merged unread before round 48 was committed): its
     # one untouched run on round 48 (2-AI), C 99/110 / 3/55, M 47/50 / 0/32, H 69/70 / 8/84 (2-AH the same but
     # for one H near miss, 9/84)
-    "blind58": {"conflict": (0.90, 0.06), "missing": (0.94, 0.00), "high_risk": (0.98, 0.10)},
+    # since read for round 49: C 104/110 / 0/55, M 49/50 / 0/32, H 70/70 / 2/84
+    "blind58": {"conflict": (0.94, 0.00), "missing": (0.98, 0.00), "high_risk": (1.00, 0.03)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
@@ -447,6 +448,7 @@ BLIND_SPLITS = {
     "blind56": ("yk", "BLIND56_FILE"),
     "blind57": ("yl", "BLIND57_FILE"),
     "blind58": ("ym", "BLIND58_FILE"),
+    "blind59": ("yn", "BLIND59_FILE"),
 }
 
 
