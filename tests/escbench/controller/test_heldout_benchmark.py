@@ -352,6 +352,7 @@ BLIND_SHA256 = {
     "blind56": "b08a9e8ad656b2e2636e15879c81f6df30a7016fe1f6bc3c4bc8baf0d3dbc740",
     "blind57": "b4f9123bc5f85705b61c7909795495c4faf7268f9ceae00597dd8b49034a1feb",
     "blind58": "df77b384e3a4d86ac6622c0abbfc513c8c0bb909aa88fd72b67ea1480e5b2502",
+    "blind59": "b565b0ea16dfd1daa358c379d32ad8e4946d1eca5322bec8e3f7f940ac698faf",
 }
 
 
