@@ -232,7 +232,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   before round 48 was committed and before anyone read it; run once on round 48 (2-AI).
 - blind half 59 (``detector_heldout_blind59.yaml``, split ``blind59``, ids ``ynh_``/``ync_``/``ynm_``, issue
   22z): as the fifty-eighth (``docs/blind_halves/author_spec_v59.md``, six authors); written while round 49
-  was read from blind half 58, frozen before round 49 was committed and before anyone read it.
+  was read from blind half 58, frozen before round 49 was committed and before anyone read it; run once on
+  round 49 (2-AJ).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
