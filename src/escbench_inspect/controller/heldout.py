@@ -234,6 +234,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the fifty-eighth (``docs/blind_halves/author_spec_v59.md``, six authors); written while round 49
   was read from blind half 58, frozen before round 49 was committed and before anyone read it; run once on
   round 49 (2-AJ).
+- blind half 60 (``detector_heldout_blind60.yaml``, split ``blind60``, ids ``yoh_``/``yoc_``/``yom_``, issue
+  22z): as the fifty-ninth (``docs/blind_halves/author_spec_v60.md``, six authors); written while round 49
+  was read from blind half 58, frozen before round 50 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -555,7 +558,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   protein, FM", a relative's condition in six words before "with"; M: a dose "not supplied", "so" as a
   clause's start).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind58|blind59|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind59|blind60|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -736,6 +739,7 @@ BLIND56_FILE = HERE / "detector_heldout_blind56.yaml"
 BLIND57_FILE = HERE / "detector_heldout_blind57.yaml"
 BLIND58_FILE = HERE / "detector_heldout_blind58.yaml"
 BLIND59_FILE = HERE / "detector_heldout_blind59.yaml"
+BLIND60_FILE = HERE / "detector_heldout_blind60.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -799,6 +803,7 @@ Half = Literal[
     "blind57",
     "blind58",
     "blind59",
+    "blind60",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -864,6 +869,7 @@ SPLIT_PREFIX = {
     "blind57": "yl",
     "blind58": "ym",
     "blind59": "yn",
+    "blind60": "yo",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -928,6 +934,7 @@ HALF_TITLES = {
     "blind57": "blind half 57 (all three detectors)",
     "blind58": "blind half 58 (all three detectors)",
     "blind59": "blind half 59 (all three detectors)",
+    "blind60": "blind half 60 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -357,6 +357,7 @@ BLIND_SHA256 = {
     "blind57": "b4f9123bc5f85705b61c7909795495c4faf7268f9ceae00597dd8b49034a1feb",
     "blind58": "df77b384e3a4d86ac6622c0abbfc513c8c0bb909aa88fd72b67ea1480e5b2502",
     "blind59": "b565b0ea16dfd1daa358c379d32ad8e4946d1eca5322bec8e3f7f940ac698faf",
+    "blind60": "0fd3aa809735cb7cca4ecc377efcb2f025f71538ef2069936b0e025a195eb4ad",
 }
 
 
@@ -454,6 +455,7 @@ BLIND_SPLITS = {
     "blind57": ("yl", "BLIND57_FILE"),
     "blind58": ("ym", "BLIND58_FILE"),
     "blind59": ("yn", "BLIND59_FILE"),
+    "blind60": ("yo", "BLIND60_FILE"),
 }
 
 
