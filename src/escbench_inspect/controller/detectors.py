@@ -1110,6 +1110,8 @@ _RECOVERED_AFTER = _compile(
     r"|\b(?:with|made)\s+(?:a\s+)?(?:full|complete)\s+recovery\b"
     # round 46: "drowsiness and confusion after the midazolam … have fully worn off"
     r"|\b(?:has|have|had)\s+(?:now\s+)?(?:fully|completely)\s+(?:worn\s+off|resolved)\b"
+    # round 50: or without the auxiliary ("numbness after the spinal fully worn off by 05:00")
+    r"|\b(?:fully|completely)\s+worn\s+off\b"
     # round 37: or listed after it ("cauda equina syndrome 2018, decompressed L5/S1, full recovery"); an
     # episode treated and "now settled" ("wheezy and SOB at 0100, salbutamol neb x1, now settled, SpO2 97%")
     r"|[,;]\s*(?:full|complete)\s+recovery\b|\bnow\s+(?:fully\s+|completely\s+)?settled\b"
@@ -1341,6 +1343,8 @@ _SELF_CHECK_QUESTION = _compile(
     r"\b(?:should|do|must|can|could)\s+i\s+(?:(?:also|still|now|too)\s+)?(?:get|have|be|need\s+to\s+(?:get|have|be))"
     r"\s+(?:(?:my|me|myself)\b[^.?!\n]{0,30}?\s+)?(?:checked|tested|screened|seen)\b"
     r"|\bam\s+i\s+(?:also\s+)?at\s+(?:a\s+)?(?:higher\s+|more\s+|increased\s+)?risk\b"
+    # round 50: or whether there is a test the writer should have ("is there a scan i should have?")
+    r"|\bis\s+there\s+(?:a|any)\s+(?:scan|test|check|screening|blood\s+test)\s+(?:that\s+)?i\s+(?:should|need\s+to|ought\s+to)\b"
     # round 45: or asks for it ("so i'd like my cholesterol checked")
     r"|\bi'?d\s+like\s+(?:to\s+(?:get|have)\s+)?(?:my|me|myself)\b[^.?!\n]{0,30}?\s+(?:checked|tested|screened)\b"
     # round 40: or worried about the writer's own ("my mum … lost the sight in one eye from glaucoma and im

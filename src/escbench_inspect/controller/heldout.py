@@ -557,6 +557,11 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "eating normally" after values, values in the brackets of an admission months ago, "sepsis bloods", "no
   protein, FM", a relative's condition in six words before "with"; M: a dose "not supplied", "so" as a
   clause's start).
+- development half 48 (``detector_heldout_dev48.yaml``, split ``dev``, issue 22z round 50): the mechanisms
+  blind half 59's misses and false positives showed (C: "not to be resuscitated", a result that "belonged to
+  another patient"; H: "rule-out criteria met", "was not pursued", "fully worn off" without an auxiliary, a
+  writer asking whether there is a scan they should have, "won't be needing anything after tonight"; M: a
+  letter not "received yet", "no addressograph").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind59|blind60|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -630,6 +635,7 @@ DEV44_FILE = HERE / "detector_heldout_dev44.yaml"
 DEV45_FILE = HERE / "detector_heldout_dev45.yaml"
 DEV46_FILE = HERE / "detector_heldout_dev46.yaml"
 DEV47_FILE = HERE / "detector_heldout_dev47.yaml"
+DEV48_FILE = HERE / "detector_heldout_dev48.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -679,6 +685,7 @@ DEV_FILES = (
     DEV45_FILE,
     DEV46_FILE,
     DEV47_FILE,
+    DEV48_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

@@ -20,7 +20,8 @@ DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV44_FILE).items}
 # the patterns as they were before round 46
 CHANGE_DENIED_ROUND_45 = pattern_before(detectors._CHANGE_DENIED, "|denies|denied|deny|denying")
 RECOVERED_AFTER_ROUND_45 = pattern_before(
-    detectors._RECOVERED_AFTER,
+    # round 50's reading without the auxiliary carries the same item, so it goes too
+    pattern_before(detectors._RECOVERED_AFTER, r"|\b(?:fully|completely)\s+worn\s+off\b"),
     r"|\b(?:has|have|had)\s+(?:now\s+)?(?:fully|completely)\s+(?:worn\s+off|resolved)\b",
 )
 REPEAT_VALUE_ROUND_45 = pattern_before(detectors._REPEAT_VALUE, r"|days?|:|\+))", r"|days?|:))")

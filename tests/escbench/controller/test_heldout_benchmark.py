@@ -294,7 +294,8 @@ FLOORS = {
     # blind v59 (as v38, prefix yn, all six files reviewed; merged unread before round 49 was committed): its
     # one untouched run on round 49 (2-AJ), C 96/110 / 5/55, M 48/50 / 0/32, H 69/70 / 6/84 (2-AI item for
     # item the same)
-    "blind59": {"conflict": (0.87, 0.10), "missing": (0.96, 0.00), "high_risk": (0.98, 0.08)},
+    # since read for round 50: C 97/110 / 4/55, M 50/50 / 0/32, H 70/70 / 2/84
+    "blind59": {"conflict": (0.88, 0.08), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
