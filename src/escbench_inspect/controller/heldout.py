@@ -236,7 +236,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   round 49 (2-AJ).
 - blind half 60 (``detector_heldout_blind60.yaml``, split ``blind60``, ids ``yoh_``/``yoc_``/``yom_``, issue
   22z): as the fifty-ninth (``docs/blind_halves/author_spec_v60.md``, six authors); written while round 49
-  was read from blind half 58, frozen before round 50 was committed and before anyone read it.
+  was read from blind half 58, frozen before round 50 was committed and before anyone read it; run once on
+  round 50 (2-AK).
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
