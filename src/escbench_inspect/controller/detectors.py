@@ -1343,7 +1343,7 @@ _SELF_CHECK_QUESTION = _compile(
     r"\b(?:should|do|must|can|could)\s+i\s+(?:(?:also|still|now|too)\s+)?(?:get|have|be|need\s+to\s+(?:get|have|be))"
     r"\s+(?:(?:my|me|myself)\b[^.?!\n]{0,30}?\s+)?(?:checked|tested|screened|seen)\b"
     r"|\bam\s+i\s+(?:also\s+)?at\s+(?:a\s+)?(?:higher\s+|more\s+|increased\s+)?risk\b"
-    # round 50: or whether there is a test the writer should have ("is there a scan i should have?")
+    # round 50: or whether there is a test the writer should have ("is there a scan that i should have?")
     r"|\bis\s+there\s+(?:a|any)\s+(?:scan|test|check|screening|blood\s+test)\s+(?:that\s+)?i\s+(?:should|need\s+to|ought\s+to)\b"
     # round 45: or asks for it ("so i'd like my cholesterol checked")
     r"|\bi'?d\s+like\s+(?:to\s+(?:get|have)\s+)?(?:my|me|myself)\b[^.?!\n]{0,30}?\s+(?:checked|tested|screened)\b"
@@ -2826,7 +2826,7 @@ _RECORD_DATE = _compile(
     FLAGS,
 )
 _DOCUMENT_MADE = _compile(
-    # round 48: or dated as a decision or form ("a valid DNACPR decision dated 2023")
+    # round 48: or dated as a decision or form ("he has a DNACPR decision dated 2024")
     r"\b(?:signed|completed|filled\s+(?:in|out)|drawn\s+up|witnessed|put\s+in\s+place"
     r"|(?:decision|form|order)\s+dated)\b",
     FLAGS,
