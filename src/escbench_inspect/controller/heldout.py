@@ -238,6 +238,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the fifty-ninth (``docs/blind_halves/author_spec_v60.md``, six authors); written while round 49
   was read from blind half 58, frozen before round 50 was committed and before anyone read it; run once on
   round 50 (2-AK).
+- blind half 61 (``detector_heldout_blind61.yaml``, split ``blind61``, ids ``yph_``/``ypc_``/``ypm_``, issue
+  22z): as the sixtieth (``docs/blind_halves/author_spec_v61.md``, six authors); written while round 51 was
+  read from blind half 60, frozen before round 51 was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -564,7 +567,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   writer asking whether there is a scan they should have, "won't be needing anything after tonight"; M: a
   letter not "received yet", "no addressograph").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind59|blind60|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind60|blind61|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -748,6 +751,7 @@ BLIND57_FILE = HERE / "detector_heldout_blind57.yaml"
 BLIND58_FILE = HERE / "detector_heldout_blind58.yaml"
 BLIND59_FILE = HERE / "detector_heldout_blind59.yaml"
 BLIND60_FILE = HERE / "detector_heldout_blind60.yaml"
+BLIND61_FILE = HERE / "detector_heldout_blind61.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -812,6 +816,7 @@ Half = Literal[
     "blind58",
     "blind59",
     "blind60",
+    "blind61",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -878,6 +883,7 @@ SPLIT_PREFIX = {
     "blind58": "ym",
     "blind59": "yn",
     "blind60": "yo",
+    "blind61": "yp",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -943,6 +949,7 @@ HALF_TITLES = {
     "blind58": "blind half 58 (all three detectors)",
     "blind59": "blind half 59 (all three detectors)",
     "blind60": "blind half 60 (all three detectors)",
+    "blind61": "blind half 61 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -363,6 +363,7 @@ BLIND_SHA256 = {
     "blind58": "df77b384e3a4d86ac6622c0abbfc513c8c0bb909aa88fd72b67ea1480e5b2502",
     "blind59": "b565b0ea16dfd1daa358c379d32ad8e4946d1eca5322bec8e3f7f940ac698faf",
     "blind60": "0fd3aa809735cb7cca4ecc377efcb2f025f71538ef2069936b0e025a195eb4ad",
+    "blind61": "26139984d7cf72e70ec3a0376c1ad807cef720f6e981060bc21e68588c09010f",
 }
 
 
@@ -461,6 +462,7 @@ BLIND_SPLITS = {
     "blind58": ("ym", "BLIND58_FILE"),
     "blind59": ("yn", "BLIND59_FILE"),
     "blind60": ("yo", "BLIND60_FILE"),
+    "blind61": ("yp", "BLIND61_FILE"),
 }
 
 
