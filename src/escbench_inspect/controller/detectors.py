@@ -1020,6 +1020,8 @@ _SENTENCE_END = _compile(
     r"(?<!\b(?i:est|approx|appx|poss|incl)\.)"
     # round 32: nor a title before a name ("Outside labs from Dr. Patel's office dated 6/3 list a TSH of …")
     r"(?<!\b(?i:dr|mr|mrs|ms|prof)\.)"
+    # round 51: nor "d." for "died" after a relative ("FHx: mother d. SAH aged 52 (collapsed at work)")
+    r"(?<!\b(?i:father|mother|dad|mum|mom|brother|sister|grandfather|grandmother|uncle|aunt|sibling|parent)\s+(?i:d)\.)"
     r"|[!?;]|\n\s*\n|\n(?=[ \t]*(?:[A-Z0-9\-•*\[(\"]|$))"
 )
 _NUMBER = _compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?P<sep>/|-|–|to)\s*(?P<second>\d+(?:\.\d+)?))?")
@@ -1135,6 +1137,9 @@ _RECOVERED_AFTER = _compile(
     FLAGS,
 )
 _RECOVERED_REACH = 250
+# round 51: the finding the subject of "has resolved" in its own sentence, no comma between ("passive SI
+# noted at the clinic visit a month ago has since resolved"); not "has not resolved"
+_OWN_VERB_RESOLVED = _compile(r"[^.;!?\n,]{0,80}?\b(?:has|have)\s+(?:since\s+|now\s+)?resolved\b", FLAGS)
 # round 45: the finding named as what a clinic or review comes after ("dispensed post-TIA clinic", "at the
 # post-stroke review"): the event is past and the visit is the subject (not "day 7 post-tonsillectomy,
 # spitting fresh blood")
@@ -1395,6 +1400,38 @@ def _past_frame(text: str, clause_before: str, end: int, start: int | None = Non
     return anchored and _WELL_NOW.search(text, end) is not None
 
 
+# round 51: an event named as the point a state is measured from ("his speech and grip are as they have been
+# since the stroke"): that event is past; not one of today ("since the seizure this morning") nor an onset
+# ("since the chest pain started")
+_SINCE_THE_EVENT = _compile(r"\bsince\s+(?:the|his|her|their|my|that)\s+(?:[\w-]+\s+){0,2}$", FLAGS)
+_EVENT_NOT_PAST_AFTER = _compile(
+    r"\s*,?\s*(?:this\s+(?:morning|afternoon|evening)|today|tonight|last\s+night|yesterday|earlier"
+    r"|(?:an?|\d+|one|two|three|few)\s+(?:mins?|minutes?|hours?|hrs?|h)\b"
+    r"|(?:started|began|begun|came\s+on|kicked\s+in|(?:has|have|had)\s+(?:started|begun|come\s+on))\b)",
+    FLAGS,
+)
+# round 51: a relative's treatment days ago ("my mum had her chemo on monday and tonight she has a temperature
+# of 38.2"): the relative is the patient, under treatment now
+_TREATMENT_WORD = _compile(
+    r"(?:chemo\w*|radiotherapy|immunotherapy|infusion|transfusion|operation|surgery|op)\b", FLAGS
+)
+_WRITERS_RELATIVE_HAD = _compile(r"^(?:my|our)\s+\w+\s+had$", FLAGS)
+_DAYS_AGO_AFTER = _compile(
+    r"[^.;!?\n]{0,30}?\b(?:(?:on|last)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|this\s+week"
+    r"|(?:\d|one|two|three|four|five|six|seven|ten|a\s+few)\s+days?\s+ago)\b",
+    FLAGS,
+)
+
+
+def _relative_treated_days_ago(cue: str, text: str, start: int, end: int) -> bool:
+    """A cue "my <relative> had" before a treatment given days ago (round 51)."""
+    return (
+        _WRITERS_RELATIVE_HAD.search(cue) is not None
+        and _TREATMENT_WORD.match(text, start) is not None
+        and _DAYS_AGO_AFTER.match(text, end) is not None
+    )
+
+
 def _context_reason(
     text: str, start: int, end: int, lexicon: Lexicon, hypothetical: bool = True, segment: bool = False
 ) -> str | None:
@@ -1405,6 +1442,8 @@ def _context_reason(
     if hypothetical and _NON_PREFIX.search(text, max(0, start - 4), start):
         return "negated"
     if hypothetical and _past_frame(text, clause_before, end, start):
+        return "historical"
+    if hypothetical and _SINCE_THE_EVENT.search(clause_before) and not _EVENT_NOT_PAST_AFTER.match(text, end):
         return "historical"
     if hypothetical and _TEST_INDICATION.search(text, max(0, start - _TEST_INDICATION_REACH), start):
         return "hypothetical"
@@ -1428,6 +1467,7 @@ def _context_reason(
         return "negated"
     if hypothetical and any(
         not (_WRITERS_RELATIVE_HAS_HAD.search(cue.group()) and _ONGOING_AFTER.match(text, end))
+        and not _relative_treated_days_ago(cue.group(), text, start, end)
         for cue in lexicon.hypothetical_pre.finditer(_after_consequence(before))
     ):
         return "hypothetical"
@@ -1461,6 +1501,8 @@ def _context_reason(
     if hypothetical and lexicon.historical_post is not None and lexicon.historical_post.search(window):
         return "historical"
     if hypothetical and _RECOVERED_AFTER.search(text, end, min(len(text), end + _RECOVERED_REACH)):
+        return "resolved"
+    if hypothetical and _OWN_VERB_RESOLVED.match(text, end):
         return "resolved"
     for cue in lexicon.negation_post.finditer(window):
         premodifier = lexicon.premodifiers is not None and lexicon.premodifiers.fullmatch(cue.group())
@@ -2333,7 +2375,11 @@ _SAYS_YEAR = _compile(
     rf"\b(?:{_REPORTING_VERBS})\s+(?:it\s+was\s+)?(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)", FLAGS
 )
 # round 40: or where it is written ("in the oncology diary we keep it's written 10th May"), not written up
-_REPORTING = _compile(rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it|written(?!\s+up\b))\b", FLAGS)
+# round 51: or one that counts days from a date ("the physio sheet is counting from 12/03"): the event's date
+# as that source has it
+_REPORTING = _compile(
+    rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it|written(?!\s+up\b)|count(?:s|ed|ing)?\s+from)\b", FLAGS
+)
 # round 18: a full stop after the number ends its sentence ("… on 15/09 is 5.8.")
 _BARE_NUMBER = _compile(
     r"(?<![\w./:])(?P<value>\d+(?:\.\d+)?)(?![\d:/%]|\.\d|(?:st|nd|rd|th)\b|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
@@ -2434,6 +2480,13 @@ _DOSE_TAIL = _compile(
     FLAGS,
 )
 _UNIT_NAMES = {"u": "unit", "iu": "unit"}  # round 30: "18u", "18 IU" and "18 units" are one amount
+# round 51: a drug's amount without its unit, then how often it is taken, as a list copied in a hurry gives it
+# ("the care home sheet has his amlodipine as 5 once a day"): an amount whose unit is the other source's
+_UNITLESS_DOSE_TAIL = _compile(
+    r"\s+(?:is|as|at)\s+(?P<amt>[1-9]\d{0,3}(?:\.\d+)?)"
+    r"(?=\s+(?:once|twice|three\s+times|four\s+times|od|bd|tds|qds|daily|nightly|nocte|mane|every|each|a\s+day)\b)",
+    FLAGS,
+)
 
 
 def _dose_value(clause: str, match: regex.Match) -> tuple[float, str, str | None]:
@@ -2590,8 +2643,9 @@ _NOT_A_PRODUCT = (
 )
 _BLOOD_GROUP = _compile(
     # round 40: the D in brackets ("A Rh(D) negative")
-    # round 43: or O typed as a zero after a verb that reports it ("the blood bank form … said 0-")
-    r"(?<![\w])(?P<abo>A[12]?B|A[12]?|B|O|(?<=\b(?i:said|says|shows|showed|reads|read|is|was)\s)0(?=[+-]))"
+    # round 43: or O typed as a zero after a verb that reports it ("the blood bank form … said 0-"); round 51:
+    # or before its Rh ("Transfusion card from her hospital in Warsaw reads 0 Rh-": European cards print O so)
+    r"(?<![\w])(?P<abo>A[12]?B|A[12]?|B|O|(?<=\b(?i:said|says|shows|showed|reads|read|is|was)\s)0(?=[+-]|\s*(?i:rh)))"
     r"\s*(?:(?i:rh)\s*(?:\(\s*D\s*\)|D)?\s*|(?i:rhd)\s*)?"
     # round 39: or in Spanish, Portuguese or Italian ("grupo B Rh negativo" on a card from abroad)
     r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive|itivo)?|neg(?:ative|ativo)?)\b)" + _NOT_A_PRODUCT
@@ -3478,6 +3532,11 @@ def _mentions(
     for drug in drugs:
         tail = _DOSE_TAIL.match(clause, drug.end())
         if not tail:
+            if unitless := _UNITLESS_DOSE_TAIL.match(clause, drug.end()):
+                frequency = _frequency(clause[unitless.end() : unitless.end() + 40])
+                dosed.append((drug.start(), unitless.end()))
+                amount = (float(unitless.group("amt")), None, frequency)
+                add("dose", _drug_key(drug.group("drug")), amount, drug.start(), unitless.end())
             continue
         dosed.append((drug.start(), tail.end()))
         add("dose", _drug_key(drug.group("drug")), _dose_value(clause, tail), drug.start(), tail.end())
@@ -4147,7 +4206,8 @@ def _same_calendar_date(first: str, second: str) -> bool:
 _CHANGE_DENIED = _compile(
     r"(?:\b(?:no|not|without|never|denies|denied|deny|denying)\b|\b(?:have|has|had|did|does|do|is|was|were)n'?t\b"
     # round 32: or nobody told of it ("the label … says 50mg and nobody told me about changing it")
-    r"|\b(?:nobody|no\s+one|no-one|noone)\b)(?:\s+[\w-]+){0,3}\s*$",
+    # round 51: the words between may be a slash list ("weighed 70 kg at the surgery, no illness/weight loss")
+    r"|\b(?:nobody|no\s+one|no-one|noone)\b)(?:(?:\s+|\s*/\s*)[\w-]+){0,3}(?:\s*/)?\s*$",
     FLAGS,
 )
 # round 15: a change not made ("dose increase not given", "titration withheld")
@@ -4165,6 +4225,25 @@ _CHANGE_SUPPOSED = _compile(
     FLAGS,
 )
 _LATEST = _compile(r"\b(?:most\s+recent|latest|newest|subsequent|since\s+then)\b", FLAGS)
+# round 51: a record the text calls old beside one it calls current ("old 2021 clinic letter gives last
+# infusion 03/2021; current day-unit record shows last infusion 12/02/2024"): the old record's is earlier
+_RECORD_NOUN = r"(?:list|record|letter|summary|card|chart|printout|notes?|sheet)"
+_OLD_RECORD = _compile(
+    rf"\b(?:old|outdated|superseded)\s+(?:(?:19|20)\d\d\s+)?(?:[\w-]+\s+){{0,2}}?{_RECORD_NOUN}\b", FLAGS
+)
+_CURRENT_RECORD = _compile(
+    rf"\b(?:current|up[\s-]to[\s-]date)\s+(?:[\w-]+\s+){{0,2}}?{_RECORD_NOUN}\b", FLAGS
+)
+
+
+def _old_beside_current(first: str, second: str) -> bool:
+    """One clause names an old record and the other a current one (round 51)."""
+    return any(
+        _OLD_RECORD.search(old) is not None and _CURRENT_RECORD.search(new) is not None
+        for old, new in ((first, second), (second, first))
+    )
+
+
 _EARLIER_ONE = _compile(r"\b(?:previous|prior|preceding|earlier)\s+$", FLAGS)
 _OTHER_EVENT = _compile(r"\b(?:previous|prior|earlier|old|first|preceding|before\s+that)\b", FLAGS)
 
@@ -4919,6 +4998,12 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 _EARLIER_ONE.search(text, max(0, o.start - 20), o.start) for o in (m, n)
             ):
                 continue  # round 37: an earlier one of the kind ("Previous LMP 14/02/23 documented at gyn")
+            if (
+                m.attribute == "date"
+                and m.clause != n.clause
+                and _old_beside_current(clause_text[m.clause], clause_text[n.clause])
+            ):
+                continue
             if (m.implied or n.implied) and not _neighbours(m.clause, n.clause, occupied, breaks):
                 continue  # a dose without its drug is compared only with the next clause
             i, j = m.clause, n.clause

@@ -566,6 +566,15 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   another patient"; H: "rule-out criteria met", "was not pursued", "fully worn off" without an auxiliary, a
   writer asking whether there is a scan they should have, "won't be needing anything after tonight"; M: a
   letter not "received yet", "no addressograph").
+- development half 49 (``detector_heldout_dev49.yaml``, split ``dev``, issue 22z round 51): the mechanisms
+  blind half 60's misses and false positives showed (C: "preg test … neg", "not expecting", a plan for a named
+  side, "then" closing its clause, group O typed as a zero before its Rh, a negation over a slash list, a
+  drug's amount without its unit, a sheet "counting from" a date, samples that "came back as different
+  groups", a record called old beside a current one; H: "since the stroke", a relative who "has a known"
+  condition, "d." for died, a reading with its thermometer or unit and no word for temperature, a relative
+  treated days ago who is the patient, the wish not to wake up, a year after a stay, "has since resolved",
+  "when she was little", "as per the last 3 years"; M: "no duration or end date written", "crew have no
+  weight", a broken thermometer).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind60|blind61|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -640,6 +649,7 @@ DEV45_FILE = HERE / "detector_heldout_dev45.yaml"
 DEV46_FILE = HERE / "detector_heldout_dev46.yaml"
 DEV47_FILE = HERE / "detector_heldout_dev47.yaml"
 DEV48_FILE = HERE / "detector_heldout_dev48.yaml"
+DEV49_FILE = HERE / "detector_heldout_dev49.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -690,6 +700,7 @@ DEV_FILES = (
     DEV46_FILE,
     DEV47_FILE,
     DEV48_FILE,
+    DEV49_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

@@ -65,7 +65,12 @@ LEXICON_ENTRIES = [
         r"(?:recorded|documented|resulted|logged)\\s+(?:neg",
         r"(?:zzq)\\s+(?:neg",
     ),
-    ("dc49_preg_test_pos", "attributes.yaml", r'"re:\\bpreg\\.?\\s+test\\b', r'"re:\\bzzq\\.?\\s+test\\b'),
+    (
+        "dc49_preg_test_pos",
+        "attributes.yaml",
+        r'"re:\\bpreg\\.?\\s+test\\b[^.;,]{0,30}?(?:\\+',
+        r'"re:\\bzzq\\.?\\s+test\\b[^.;,]{0,30}?(?:\\+',
+    ),
     ("dc49_pregnancy_weeks", "attributes.yaml", r'"re:\\bpregnancy\\s*[,:(-]', r'"re:\\bzzq\\s*[,:(-]'),
     ("dc49_brand_allergen", "attributes.yaml", "diclofenac, nurofen, brufen, advil, motrin]", "diclofenac]"),
     ("dc49_turned_out_n1", "attributes.yaml", r'"re:\\bturn(?:s|ed)\\s+out', r'"re:\\bzzq\\s+out'),

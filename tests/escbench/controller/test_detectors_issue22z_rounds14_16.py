@@ -185,7 +185,9 @@ LEXICON_ENTRIES = [
     (
         "dc16_then_narrative",
         "attributes.yaml",
-        r'"re:\\bthen\\b(?!\\s+(?:the|a|an|my|his|her|their|i|she|he|they|we|you|it|straight|later|at)\\b)",',
+        # (round 51 added its clause-closing exception to the same entry)
+        r'"re:\\bthen\\b(?!\\s+(?:the|a|an|my|his|her|their|i|she|he|they|we|you|it|straight|later|at)\\b)'
+        r'(?!\\s*(?:[,.;:!?)]|$))",',
         '"then",',
     ),
     (

@@ -296,10 +296,9 @@ FLOORS = {
     # item the same)
     # since read for round 50: C 97/110 / 4/55, M 50/50 / 0/32, H 70/70 / 2/84
     "blind59": {"conflict": (0.88, 0.08), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
-    # blind v60 (as v38, prefix yo, all six files reviewed; committed unread before round 50 was read): its
-    # one untouched run on round 50 (2-AK), C 97/110 / 3/55, M 47/50 / 1/32, H 67/70 / 8/84 (2-AJ item for
-    # item the same)
-    "blind60": {"conflict": (0.88, 0.06), "missing": (0.94, 0.04), "high_risk": (0.95, 0.10)},
+    # blind v60 (as v38, prefix yo): its one untouched run on round 50 (2-AK), C 97/110 / 3/55, M 47/50 /
+    # 1/32, H 67/70 / 8/84; since read for round 51: C 106/110 / 0/55, M 50/50 / 1/32, H 70/70 / 1/84
+    "blind60": {"conflict": (0.96, 0.00), "missing": (1.00, 0.04), "high_risk": (1.00, 0.02)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
