@@ -241,6 +241,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 61 (``detector_heldout_blind61.yaml``, split ``blind61``, ids ``yph_``/``ypc_``/``ypm_``, issue
   22z): as the sixtieth (``docs/blind_halves/author_spec_v61.md``, six authors); written while round 51 was
   read from blind half 60, frozen before round 51 was committed and before anyone read it.
+- blind half 62 (``detector_heldout_blind62.yaml``, split ``blind62``, ids ``yqh_``/``yqc_``/``yqm_``, issue
+  22z): as the sixty-first (``docs/blind_halves/author_spec_v62.md``, six authors); written while round 51 was
+  read from blind half 60, frozen before round 52 was begun and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -576,7 +579,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "when she was little", "as per the last 3 years"; M: "no duration or end date written", "crew have no
   weight", a broken thermometer).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind60|blind61|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind61|blind62|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -763,6 +766,7 @@ BLIND58_FILE = HERE / "detector_heldout_blind58.yaml"
 BLIND59_FILE = HERE / "detector_heldout_blind59.yaml"
 BLIND60_FILE = HERE / "detector_heldout_blind60.yaml"
 BLIND61_FILE = HERE / "detector_heldout_blind61.yaml"
+BLIND62_FILE = HERE / "detector_heldout_blind62.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -828,6 +832,7 @@ Half = Literal[
     "blind59",
     "blind60",
     "blind61",
+    "blind62",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -895,6 +900,7 @@ SPLIT_PREFIX = {
     "blind59": "yn",
     "blind60": "yo",
     "blind61": "yp",
+    "blind62": "yq",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -961,6 +967,7 @@ HALF_TITLES = {
     "blind59": "blind half 59 (all three detectors)",
     "blind60": "blind half 60 (all three detectors)",
     "blind61": "blind half 61 (all three detectors)",
+    "blind62": "blind half 62 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -363,6 +363,7 @@ BLIND_SHA256 = {
     "blind59": "b565b0ea16dfd1daa358c379d32ad8e4946d1eca5322bec8e3f7f940ac698faf",
     "blind60": "0fd3aa809735cb7cca4ecc377efcb2f025f71538ef2069936b0e025a195eb4ad",
     "blind61": "26139984d7cf72e70ec3a0376c1ad807cef720f6e981060bc21e68588c09010f",
+    "blind62": "68e1ec1b0c15b98d8d9a32bb1b057e1a5c0d2bba93b3d11f2bfaca34e8e6c835",
 }
 
 
@@ -462,6 +463,7 @@ BLIND_SPLITS = {
     "blind59": ("yn", "BLIND59_FILE"),
     "blind60": ("yo", "BLIND60_FILE"),
     "blind61": ("yp", "BLIND61_FILE"),
+    "blind62": ("yq", "BLIND62_FILE"),
 }
 
 
