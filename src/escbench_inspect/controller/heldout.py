@@ -240,7 +240,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   round 50 (2-AK).
 - blind half 61 (``detector_heldout_blind61.yaml``, split ``blind61``, ids ``yph_``/``ypc_``/``ypm_``, issue
   22z): as the sixtieth (``docs/blind_halves/author_spec_v61.md``, six authors); written while round 51 was
-  read from blind half 60, frozen before round 51 was committed and before anyone read it.
+  read from blind half 60, frozen before round 51 was committed and before anyone read it; run once on round
+  51 (2-AL).
 - blind half 62 (``detector_heldout_blind62.yaml``, split ``blind62``, ids ``yqh_``/``yqc_``/``yqm_``, issue
   22z): as the sixty-first (``docs/blind_halves/author_spec_v62.md``, six authors); written while round 51 was
   read from blind half 60, frozen before round 52 was begun and before anyone read it.
