@@ -1133,13 +1133,21 @@ _RECOVERED_AFTER = _compile(
     # round 42: a child back to baseline after a seizure ("simple febrile convulsion …; now fully back to
     # baseline")
     r"|(?<!\bnot\s(?:yet\s)?|n't\s(?:yet\s)?|\bnever\s)\b(?:fully\s+|completely\s+)?back\s+to\s+"
-    r"(?:(?:his|her|their|my)\s+)?baseline\b",
+    r"(?:(?:his|her|their|my)\s+)?baseline\b"
+    # round 52: a single episode, none since ("a simple febrile seizure at nursery 5 days ago (1 min); since
+    # then afebrile and well, no further seizures")
+    r"|\bsince\s+then\b[^.;\n]{0,60}?\bno\s+(?:further|more|new|other)\s+(?:episodes?|seizures?|fits?|convulsions?"
+    r"|attacks?|events?)\b",
     FLAGS,
 )
 _RECOVERED_REACH = 250
 # round 51: the finding the subject of "has resolved" in its own sentence, no comma between ("passive SI
 # noted at the clinic visit a month ago has since resolved"); not "has not resolved"
-_OWN_VERB_RESOLVED = _compile(r"[^.;!?\n,]{0,80}?\b(?:has|have)\s+(?:since\s+|now\s+)?resolved\b", FLAGS)
+# round 52: or "now resolved" without the auxiliary ("RIF pain on arrival now resolved, eating and drinking")
+_OWN_VERB_RESOLVED = _compile(
+    r"[^.;!?\n,]{0,80}?\b(?:(?:has|have)\s+(?:since\s+|now\s+)?|now\s+(?:fully\s+|completely\s+)?)resolved\b",
+    FLAGS,
+)
 # round 45: the finding named as what a clinic or review comes after ("dispensed post-TIA clinic", "at the
 # post-stroke review"): the event is past and the visit is the subject (not "day 7 post-tonsillectomy,
 # spitting fresh blood")
@@ -1266,7 +1274,11 @@ _PAST_ANCHOR = _compile(
 _PRESENTED_RELATIVE = _compile(r"^\s*(?:had\s+)?(?:presented|presenting)\s+(?:with|w/)\s", FLAGS)
 # round 26: the finding's word naming a threshold or criterion ("urine PCR 18 mg/mmol (pre-eclampsia threshold
 # 30 mg/mmol)"), unless the finding is itself the comparison ("above the exchange-transfusion threshold")
-_NAMES_A_THRESHOLD = _compile(r"^\W*(?:threshold|cut-?off|criteria|criterion)\b", FLAGS)
+# round 52: or a flag or trigger with its comparator ("VBG lactate 1.1 mmol/L (sepsis flag >2)")
+_NAMES_A_THRESHOLD = _compile(
+    r"^\W*(?:threshold|cut-?off|criteria|criterion)\b|^\s*(?:flag|trigger|alert)\s*(?:if\s+|at\s+)?(?:[<>≥≤]|>=|<=)",
+    FLAGS,
+)
 _COMPARATIVE = _compile(
     r"(?:above|over|exceed\w*|below|under|beyond|greater|higher|lower|more|less)\b", FLAGS
 )
@@ -1833,7 +1845,8 @@ _IN_PAST_BRACKET = _compile(
     # round 49: or an admission weeks or more ago ("admitted three months ago with DKA (pH 7.02, ketones
     # 6.1)")
     r"|\badmitted\s+(?:last\s+(?:month|year)|(?:\d+|a|one|two|three|four|five|six|several)\s+(?:weeks?|months?|years?)"
-    r"\s+ago)\s+with\s+[\w-]+(?:\s+[\w-]+){0,2})\s*\([^()\n]*$",
+    # round 52: or in a year ("B: admitted 2021 with DKA (pH 7.08, ketones 5.9 mmol/L)")
+    r"\s+ago|(?:in\s+)?(?:19|20)\d\d)\s+with\s+[\w-]+(?:\s+[\w-]+){0,2})\s*\([^()\n]*$",
     FLAGS,
 )
 _PAST_BRACKET_REACH = 120
@@ -3196,8 +3209,15 @@ def _clauses(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in spans if text[s:e].strip()]
 
 
+# round 52: a colon and a space close a heading, and a negation in the heading does not reach past them
+# ("Ceftriaxone 2 g IV not verified: GP record lists cephalosporin allergy (hives)")
+_NEGATION_BREAK = _compile(r":\s", FLAGS)
+
+
 def _negated_before(text: str, clause_start: int, position: int, lexicon: Lexicon) -> bool:
-    before = lexicon.pseudo_negation.sub(" ", _last_words(text[clause_start:position], 6))
+    colons = list(_NEGATION_BREAK.finditer(text, clause_start, position))
+    start = colons[-1].end() if colons else clause_start
+    before = lexicon.pseudo_negation.sub(" ", _last_words(text[start:position], 6))
     return bool(lexicon.negation_pre.search(before))
 
 
@@ -3471,8 +3491,13 @@ _EMPTY_ENTRY = _compile(
     r"\s*(?P<value>nil(?:\s+known)?|none(?:\s+known)?|nkda|nka)\s*(?:\(\s*)?(?:per|from|on|in|by)\s", FLAGS
 )
 # round 32: or "none recorded" ("Allergies per GP summary: none recorded")
+# round 52: or a source's verb in the present before it and a dash or comma after ("the pre-op checklist says
+# none - to be clarified"); not a past one, which may tell of a record since put right (a sentence-final "says
+# none known", "allergy box says nil" are round 12's and round 26's readings)
 _EMPTY_FIELD = _compile(
-    r"[:\-–]\s*(?P<value>(?:nil|none)(?:\s+(?:known|recorded|documented|listed|noted))?|nkda|nka)\s*$", FLAGS
+    r"[:\-–]\s*(?P<value>(?:nil|none)(?:\s+(?:known|recorded|documented|listed|noted))?|nkda|nka)\s*$"
+    r"|\b(?:says|reads|shows|states|lists|records)\s+(?P<value>nil|none|nkda|nka)\s*(?=[-–—,;])",
+    FLAGS,
 )
 _HALF_BEFORE = _compile(r"\b(?:half|½)\s+(?:of\s+)?(?:an?\s+|the\s+|one\s+)?$", FLAGS)
 # issue 22w: the count after the strength ("amlodipine 10mg tablets, half a tablet daily")
@@ -4234,6 +4259,26 @@ _OLD_RECORD = _compile(
 _CURRENT_RECORD = _compile(
     rf"\b(?:current|up[\s-]to[\s-]date)\s+(?:[\w-]+\s+){{0,2}}?{_RECORD_NOUN}\b", FLAGS
 )
+
+
+# round 52: a booster recorded as given is a later dose than the one another clause dates ("Tetanus: 2011 per
+# old notes; booster given 03/2024 per GP record"), unless both clauses speak of a booster; not one a patient
+# says they had ("i had a booster at the walk-in centre in 2021"), which disputes the record
+_BOOSTER = _compile(r"\bboosters?\s+(?:was\s+|were\s+)?(?:given|administered)\b", FLAGS)
+# round 52: a lab value stated for a day before beside one stated for today ("INR 3.1 in her yellow book
+# (dated 12/04). POC INR today 2.4"): two samples, not one disputed
+_DATED_DAY = _compile(r"\b(?:dated|from|of|on)\s+\d{1,2}/\d{1,2}\b(?!/)|\byesterday\b|\blast\s+week\b", FLAGS)
+_TODAY = _compile(r"\b(?:today|this\s+(?:morning|afternoon|evening)|now)\b", FLAGS)
+
+
+def _two_occasions(first: str, second: str) -> bool:
+    """One clause dates its value to an earlier day, the other to today (round 52)."""
+    return any(
+        _DATED_DAY.search(earlier) is not None
+        and _TODAY.search(earlier) is None
+        and _TODAY.search(later) is not None
+        for earlier, later in ((first, second), (second, first))
+    )
 
 
 def _old_beside_current(first: str, second: str) -> bool:
@@ -5002,6 +5047,19 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 m.attribute == "date"
                 and m.clause != n.clause
                 and _old_beside_current(clause_text[m.clause], clause_text[n.clause])
+            ):
+                continue
+            if (
+                m.attribute == "date"
+                and m.clause != n.clause
+                and _BOOSTER.search(clause_text[max(m.clause, n.clause)])
+                and not _BOOSTER.search(clause_text[min(m.clause, n.clause)])
+            ):
+                continue
+            if (
+                m.attribute == "lab_value"
+                and m.clause != n.clause
+                and _two_occasions(clause_text[m.clause], clause_text[n.clause])
             ):
                 continue
             if (m.implied or n.implied) and not _neighbours(m.clause, n.clause, occupied, breaks):

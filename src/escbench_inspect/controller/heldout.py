@@ -579,6 +579,14 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   treated days ago who is the patient, the wish not to wake up, a year after a stay, "has since resolved",
   "when she was little", "as per the last 3 years"; M: "no duration or end date written", "crew have no
   weight", a broken thermometer).
+- development half 50 (``detector_heldout_dev50.yaml``, split ``dev``, issue 22z round 52): the mechanisms
+  blind half 61's misses and false positives showed (C: chart arrows before a new dose, an anaesthetic plan,
+  beta-blockers as a class, a re-weigh asked for "before" a dose, "told us something completely different", a
+  drug "not on GP repeat list", an allergy field a source "says none", biometry as a record of the side, a
+  negation that stops at a heading's colon, a booster recorded as given, a lab value of an earlier day beside
+  today's; H: a value in the brackets of an admission in a year, tablets "saved up", "so it will all be over",
+  a "flag >2", "now resolved", "no guarding" inside the sign, "no further seizures" since, "unchanged:", a
+  relative who "was diagnosed"; M: "but no weight", a lost paper).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind61|blind62|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -654,6 +662,7 @@ DEV46_FILE = HERE / "detector_heldout_dev46.yaml"
 DEV47_FILE = HERE / "detector_heldout_dev47.yaml"
 DEV48_FILE = HERE / "detector_heldout_dev48.yaml"
 DEV49_FILE = HERE / "detector_heldout_dev49.yaml"
+DEV50_FILE = HERE / "detector_heldout_dev50.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -705,6 +714,7 @@ DEV_FILES = (
     DEV47_FILE,
     DEV48_FILE,
     DEV49_FILE,
+    DEV50_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

@@ -110,9 +110,9 @@ LEXICON_ENTRIES = [
     (
         "dh31_relative_has_had_this",
         "modifiers.yaml",
-        # (round 33 added lost, developed and suffered to the entry)
-        r"(?:had|died|with|lost|developed|suffered)\\b(?!\\s+(?:this|these)\\b)",
-        r"(?:had|died|with|lost|developed|suffered)\\b",
+        # (round 33 added lost, developed and suffered to the entry, round 52 "was diagnosed")
+        r"(?:had|died|with|lost|developed|suffered|was\\s+diagnosed)\\b(?!\\s+(?:this|these)\\b)",
+        r"(?:had|died|with|lost|developed|suffered|was\\s+diagnosed)\\b",
     ),
     (
         "dh31_spouse_died_of_n1",

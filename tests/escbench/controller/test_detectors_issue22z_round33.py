@@ -196,8 +196,9 @@ LEXICON_ENTRIES = [
     (
         "dh33_relative_developed_n1",
         "modifiers.yaml",
-        "(?:had|died|with|lost|developed|suffered)",
-        "(?:had|died|with|lost)",
+        # (round 52 added "was diagnosed" to the same entry)
+        r"(?:had|died|with|lost|developed|suffered|was\\s+diagnosed)\\b(?!\\s+(?:this",
+        r"(?:had|died|with|lost)\\b(?!\\s+(?:this",
     ),
     ("dh33_minor_head_injury_n1", "high_risk.yaml", r'"re:(?<!\\bminor\\s)\\bhead', r'"re:\\bhead'),
     (

@@ -60,7 +60,8 @@ LEXICON_ENTRIES = [
     (
         "dc35_operative_plan",
         "attributes.yaml",
-        "|x-?ray|imaging|operative|surgical|theatre|chemo|",
+        # (round 52 added the anaesthetic plan to the same list)
+        "|x-?ray|imaging|operative|surgical|theatre|anaesthetic|anesthetic|chemo|",
         "|chemo|",
     ),
     (

@@ -45,7 +45,13 @@ test_each_module_mechanism_carries_its_item = module_mechanism_test(DEV, fires, 
 
 # (the item, the lexicon file, the exact text replaced, what replaces it)
 LEXICON_ENTRIES = [
-    ("dc45_fix_before", "attributes.yaml", "|review|discuss|fix|correct|amend|sort)", "|review|discuss)"),
+    # (round 52 added a re-weigh to the same list)
+    (
+        "dc45_fix_before",
+        "attributes.yaml",
+        r"|review|discuss|fix|correct|amend|sort|re-?weigh\\w*|weigh)",
+        "|review|discuss)",
+    ),
     ("dc45_no_longer_take", "attributes.yaml", '"no longer (take|takes|taking|use|uses|using|on)"', '"zzq"'),
     (
         "dc45_diuresis_n1",

@@ -28,8 +28,9 @@ WELL_NOW_WITHOUT_NORMALLY = pattern_before(
 )
 IN_PAST_BRACKET_ROUND_48 = pattern_before(
     detectors._IN_PAST_BRACKET,
+    # (with round 52's year, which extends the same alternative)
     r"|\badmitted\s+(?:last\s+(?:month|year)|(?:\d+|a|one|two|three|four|five|six|several)\s+(?:weeks?|months?|years?)"
-    r"\s+ago)\s+with\s+[\w-]+(?:\s+[\w-]+){0,2}",
+    r"\s+ago|(?:in\s+)?(?:19|20)\d\d)\s+with\s+[\w-]+(?:\s+[\w-]+){0,2}",
 )
 
 

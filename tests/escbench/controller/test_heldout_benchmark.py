@@ -299,10 +299,9 @@ FLOORS = {
     # blind v60 (as v38, prefix yo): its one untouched run on round 50 (2-AK), C 97/110 / 3/55, M 47/50 /
     # 1/32, H 67/70 / 8/84; since read for round 51: C 106/110 / 0/55, M 50/50 / 1/32, H 70/70 / 1/84
     "blind60": {"conflict": (0.96, 0.00), "missing": (1.00, 0.04), "high_risk": (1.00, 0.02)},
-    # blind v61 (as v38, prefix yp, all six files reviewed; committed unread before round 51's first change):
-    # its one untouched run on round 51 (2-AL), C 96/110 / 3/55, M 48/50 / 1/32, H 68/70 / 7/84 (2-AK one C
-    # positive fewer)
-    "blind61": {"conflict": (0.87, 0.06), "missing": (0.96, 0.04), "high_risk": (0.97, 0.09)},
+    # blind v61 (as v38, prefix yp): its one untouched run on round 51 (2-AL), C 96/110 / 3/55, M 48/50 /
+    # 1/32, H 68/70 / 7/84; since read for round 52: C 104/110 / 0/55, M 50/50 / 1/32, H 69/70 / 0/84
+    "blind61": {"conflict": (0.94, 0.00), "missing": (1.00, 0.04), "high_risk": (0.98, 0.00)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
