@@ -367,6 +367,7 @@ BLIND_SHA256 = {
     "blind60": "0fd3aa809735cb7cca4ecc377efcb2f025f71538ef2069936b0e025a195eb4ad",
     "blind61": "26139984d7cf72e70ec3a0376c1ad807cef720f6e981060bc21e68588c09010f",
     "blind62": "68e1ec1b0c15b98d8d9a32bb1b057e1a5c0d2bba93b3d11f2bfaca34e8e6c835",
+    "blind63": "104d2670d3e4909cbb4a2d750824ef9a8f9ed5bdef53f58a52c620cbfdd493a1",
 }
 
 
@@ -467,6 +468,7 @@ BLIND_SPLITS = {
     "blind60": ("yo", "BLIND60_FILE"),
     "blind61": ("yp", "BLIND61_FILE"),
     "blind62": ("yq", "BLIND62_FILE"),
+    "blind63": ("yr", "BLIND63_FILE"),
 }
 
 
