@@ -244,10 +244,11 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   51 (2-AL).
 - blind half 62 (``detector_heldout_blind62.yaml``, split ``blind62``, ids ``yqh_``/``yqc_``/``yqm_``, issue
   22z): as the sixty-first (``docs/blind_halves/author_spec_v62.md``, six authors); written while round 51 was
-  read from blind half 60, frozen before round 52 was begun and before anyone read it.
+  read from blind half 60, frozen before round 52 was begun and before anyone read it; run once on round 52
+  (2-AM).
 - blind half 63 (``detector_heldout_blind63.yaml``, split ``blind63``, ids ``yrh_``/``yrc_``/``yrm_``, issue
-  22z): as the sixty-second (``docs/blind_halves/author_spec_v63.md``, six authors); written while round 52 was
-  read from blind half 61, frozen before round 53 was begun and before anyone read it.
+  22z): as the sixty-second (``docs/blind_halves/author_spec_v63.md``, six authors); written while round 52
+  was read from blind half 61, frozen before round 53 was begun and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
