@@ -1393,14 +1393,14 @@ _JOKING_AFTER = _compile(
 )
 
 
-def _past_frame(text: str, clause_before: str, end: int, start: int | None = None) -> bool:
+def _past_frame(text: str, clause_before: str, end: int, start: int) -> bool:
     """Whether the finding's sentence sets a past time frame (see ``_SENTENCE_OPENS_IN_PAST``)."""
     if _SENTENCE_OPENS_IN_PAST.search(clause_before):
         return True
     # round 49: a relative clause about a past event reads that event's anchor ("a cholecystectomy in 2018 for
     # gallstone pancreatitis, which presented with severe abdominal pain"), which the terminator "which" cuts
     antecedent = ""
-    if start is not None and _PRESENTED_RELATIVE.match(clause_before):
+    if _PRESENTED_RELATIVE.match(clause_before):
         sentence = _sentence_before(text, start)
         antecedent = sentence[: len(sentence) - len(clause_before)]
     anchored = (
