@@ -2502,6 +2502,12 @@ _UNITLESS_DOSE_TAIL = _compile(
 )
 
 
+def _unitless_dose(clause: str, match: regex.Match) -> tuple[float, None, str | None]:
+    """A dose's (amount, no unit, frequency) from a match with group ``amt`` and the frequency after it: an
+    amount whose unit is the other source's ("takes 20 once a day", "amlodipine as 5 once a day")."""
+    return float(match.group("amt")), None, _frequency(clause[match.end() : match.end() + 40])
+
+
 def _dose_value(clause: str, match: regex.Match) -> tuple[float, str, str | None]:
     """A dose's (amount, unit, frequency) from a match with groups ``amt`` and ``unit`` (a drug's tail or a
     dose stated alone): masses in mg, "u"/"IU"/"units" as one unit, a tablet count multiplied in."""
@@ -3558,10 +3564,14 @@ def _mentions(
         tail = _DOSE_TAIL.match(clause, drug.end())
         if not tail:
             if unitless := _UNITLESS_DOSE_TAIL.match(clause, drug.end()):
-                frequency = _frequency(clause[unitless.end() : unitless.end() + 40])
                 dosed.append((drug.start(), unitless.end()))
-                amount = (float(unitless.group("amt")), None, frequency)
-                add("dose", _drug_key(drug.group("drug")), amount, drug.start(), unitless.end())
+                add(
+                    "dose",
+                    _drug_key(drug.group("drug")),
+                    _unitless_dose(clause, unitless),
+                    drug.start(),
+                    unitless.end(),
+                )
             continue
         dosed.append((drug.start(), tail.end()))
         add("dose", _drug_key(drug.group("drug")), _dose_value(clause, tail), drug.start(), tail.end())
@@ -3578,8 +3588,7 @@ def _mentions(
         add("dose", IMPLIED, _dose_value(clause, amount), amount.start(), amount.end())
     if medicine_word and not drugs and not _IMPLIED_DOSE.search(clause):
         for amount in _BARE_DOSE.finditer(clause):  # its unit that of the neighbouring clause's dose
-            frequency = _frequency(clause[amount.end() : amount.end() + 40])
-            add("dose", IMPLIED, (float(amount.group("amt")), None, frequency), *amount.span("amt"))
+            add("dose", IMPLIED, _unitless_dose(clause, amount), *amount.span("amt"))
     if not dosed and not _IMPLIED_DOSE.search(clause):
         frequency_match = _FREQUENCY.search(clause)
         if frequency_match and medicine_word:
