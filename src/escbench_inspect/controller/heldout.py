@@ -249,6 +249,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 63 (``detector_heldout_blind63.yaml``, split ``blind63``, ids ``yrh_``/``yrc_``/``yrm_``, issue
   22z): as the sixty-second (``docs/blind_halves/author_spec_v63.md``, six authors); written while round 52
   was read from blind half 61, frozen before round 53 was begun and before anyone read it.
+- blind half 64 (``detector_heldout_blind64.yaml``, split ``blind64``, ids ``ysh_``/``ysc_``/``ysm_``, issue
+  22z): as the sixty-third (``docs/blind_halves/author_spec_v64.md``, six authors); written while round 53 was
+  read from blind half 62, frozen before round 54 was begun and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -592,7 +595,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   a "flag >2", "now resolved", "no guarding" inside the sign, "no further seizures" since, "unchanged:", a
   relative who "was diagnosed"; M: "but no weight", a lost paper).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind62|blind63|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind63|blind64|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -783,6 +786,7 @@ BLIND60_FILE = HERE / "detector_heldout_blind60.yaml"
 BLIND61_FILE = HERE / "detector_heldout_blind61.yaml"
 BLIND62_FILE = HERE / "detector_heldout_blind62.yaml"
 BLIND63_FILE = HERE / "detector_heldout_blind63.yaml"
+BLIND64_FILE = HERE / "detector_heldout_blind64.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -850,6 +854,7 @@ Half = Literal[
     "blind61",
     "blind62",
     "blind63",
+    "blind64",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -919,6 +924,7 @@ SPLIT_PREFIX = {
     "blind61": "yp",
     "blind62": "yq",
     "blind63": "yr",
+    "blind64": "ys",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -987,6 +993,7 @@ HALF_TITLES = {
     "blind61": "blind half 61 (all three detectors)",
     "blind62": "blind half 62 (all three detectors)",
     "blind63": "blind half 63 (all three detectors)",
+    "blind64": "blind half 64 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

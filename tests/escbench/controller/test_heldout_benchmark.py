@@ -372,6 +372,7 @@ BLIND_SHA256 = {
     "blind61": "26139984d7cf72e70ec3a0376c1ad807cef720f6e981060bc21e68588c09010f",
     "blind62": "68e1ec1b0c15b98d8d9a32bb1b057e1a5c0d2bba93b3d11f2bfaca34e8e6c835",
     "blind63": "104d2670d3e4909cbb4a2d750824ef9a8f9ed5bdef53f58a52c620cbfdd493a1",
+    "blind64": "6a702f4ced372678f27943e51b1a0c9ebbc1231c8762d46c017d405fd6bed889",
 }
 
 
@@ -473,6 +474,7 @@ BLIND_SPLITS = {
     "blind61": ("yp", "BLIND61_FILE"),
     "blind62": ("yq", "BLIND62_FILE"),
     "blind63": ("yr", "BLIND63_FILE"),
+    "blind64": ("ys", "BLIND64_FILE"),
 }
 
 
