@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import datetime
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -1107,6 +1107,10 @@ _RECOVERED_AFTER = _compile(
     r"\bback\s+to\s+(?:(?:his|her|their|my|your)\s+)?(?:normal|usual)(?:\s+self)?\b"
     # round 25: "today he's back to himself running around"
     r"|\bback\s+to\s+(?:himself|herself|themselves|myself)\b"
+    # round 53: or "been completely herself since" ("a febrile fit on sunday …, and shes been completely
+    # herself since")
+    r"|\b(?:been|is|was)\s+(?:completely\s+|totally\s+|entirely\s+|just\s+)?(?:himself|herself|themselves|myself)"
+    r"\s+(?:ever\s+)?since\b"
     r"|\b(?:fully|completely)\s+recovered\b|\brecovered\s+(?:fully|completely)\b"
     # round 32: "cauda equina decompression 2016 with full recovery"
     r"|\b(?:with|made)\s+(?:a\s+)?(?:full|complete)\s+recovery\b"
@@ -1179,7 +1183,10 @@ _TEST_INDICATION = _compile(
     r"|\b(?:samples?|bloods?|specimens?|abg|vbg|gas|swabs?|cultures?|x-?ray|cxr|ct|scan)\b[^()\n.;?]{0,30}?"
     r"\b(?:sent|requested|ordered|done|taken|booked)\s+for\s+\?\s*$"
     # round 41: or a test named on its own for the query ("ABG on room air for ?breathlessness")
-    r"|" + _TEST_FOR + r"\?\s*$",
+    r"|" + _TEST_FOR + r"\?\s*$"
+    # round 53: or a sentence opened by the request, the test named in the sentence before ("Blood gas on air:
+    # pH 7.39 … . Requested for ?breathlessness, all within range")
+    r"|(?:^|[.;]\s+)(?:requested|sent|ordered|done|taken|booked)\s+for\s+\?\s*$",
     FLAGS,
 )
 _TEST_INDICATION_REACH = 120
@@ -1290,6 +1297,8 @@ _WELL_NOW = _compile(
     # elective R TKR, no abdominal symptoms")
     r"|\b(?:today|now|currently)\b[^.;\n]{0,60}?\bno\s+(?:\w+\s+)?symptoms\b"
     r"|\b(?:well|asymptomatic|(?:symptom|pain|headache)[\s-]?free|snt)\b[^.;\n]{0,30}?\btoday\b"
+    # round 53: or an abdomen examined benign ("In this time for a hip fracture, abdo benign on exam")
+    r"|\babdo(?:men|minal)?\s+(?:is\s+)?(?:soft\s+(?:and\s+)?)?benign\b"
     # round 27: well ever since ("she has remained well since with no further pain", "no further events")
     r"|\b(?:remained|remains|been|kept)\s+(?:entirely\s+|completely\s+|perfectly\s+)?well\b"
     r"|\b(?:has\s+had\s+)?no\s+further\s+(?:pain|episodes?|events?|attacks?|seizures?|fits?|bleeding|symptoms)\b"
@@ -1825,6 +1834,12 @@ def _value_hits(
             reason = "superseded by a later value"
         if reason is None and _IN_PAST_BRACKET.search(text, max(0, start - _PAST_BRACKET_REACH), start):
             reason = "historical"
+        if (
+            reason is None
+            and _ADMISSION_BRACKET.search(text, max(0, start - _PAST_BRACKET_REACH), start)
+            and _AGO_AFTER_BRACKET.match(text, end)
+        ):
+            reason = "historical"
         if reason is None and _opens_in_past(_sentence_before(text, start)):
             reason = "historical"
         yield start, end, reason
@@ -1850,6 +1865,13 @@ _IN_PAST_BRACKET = _compile(
     FLAGS,
 )
 _PAST_BRACKET_REACH = 120
+# round 53: or the brackets of an admission whose days ago follow them ("Background: admitted with cholangitis
+# (lactate 4.6) 6 days ago, stented at ERCP")
+_ADMISSION_BRACKET = _compile(r"\badmitted\s+(?:with|w/)\s+[\w-]+(?:\s+[\w-]+){0,3}\s*\([^()\n]*$", FLAGS)
+_AGO_AFTER_BRACKET = _compile(
+    r"[^()\n]*\)\s*(?:[2-9]|\d\d|two|three|four|five|six|seven|several)\s+(?:days?|weeks?|months?|years?)\s+ago\b",
+    FLAGS,
+)
 # round 33: a sentence that opens long ago
 _OPENS_LONG_AGO = _compile(
     r"^\W*(?:(?:many|several|a\s+few|some|\d+|two|three|four|five|ten)\s+)?(?:years?|yrs?)\s+ago\b"
@@ -2639,6 +2661,12 @@ _IMPLIED_DOSE = _compile(
     r"(?<![\w.])(?P<amt>\d+(?:\.\d+)?)(?:\s*(?P<unit>mg|mcg|micrograms?|µg|g|units?)|(?P<unit>u))\b(?!\s*/(?!\s*(?:day|d)\b))",
     FLAGS,
 )
+# round 53: an infusion's rate per hour, thousands written with a comma ("heparin 1,250 units/h" on the pump,
+# "1,500 units/h" on the chart); a dose by the hour, compared only with another rate in the same unit
+_INFUSION_RATE = _compile(
+    r"(?<![\w.,])(?P<amt>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?P<unit>units?|iu|mg|ml)\s*/\s*(?:h|hr|hour)\b",
+    FLAGS,
+)
 _WEIGHT_NEAR = _compile(r"\b(?:per\s+kg|/kg|kg)\b", FLAGS)
 # round 34: or from the weight itself ("treatment dose 1 mg/kg BD (wt 82 kg = 80 mg BD)")
 _WORKED_OUT = _compile(r"(?:(?:/|\bper\s+)kg|\b\d+(?:\.\d+)?\s*kg)\s*(?:=|→|->)\s*$", FLAGS)
@@ -2843,6 +2871,14 @@ _CAUSED = _compile(r"\b(?:caus(?:es|ed|ing)|gave|gives|triggered|provoked|led\s+
 _REACTION_WORD = _compile(r"\b(?:reaction|reacts?|reacted|allerg\w*|intoleran\w*)\b", FLAGS)
 # issue 22u: a quoted field value ("allergies as 'none'"); an apostrophe inside a word stays
 _FIELD_QUOTE = _compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"“”]")
+# round 53: a relative clause that says who brought a record, set off by commas between the record and its
+# verb ("the lab printout for the same date, which her husband brought in, reads 210 ug/L"): the bringer is no
+# source of the value, and the clause is not cut at them (blanked, same length)
+_DELIVERY_ASIDE = _compile(
+    r",\s*(?:which|that)\s+(?:[\w']+\s+){0,3}?(?:brought|sent|handed|gave|faxed|emailed|e-mailed|posted|forwarded)"
+    r"(?:\s+(?:in|over|us|me|to\s+(?:us|me|clinic|the\s+\w+)|with\s+(?:him|her|them)))*\s*,",
+    FLAGS,
+)
 # issue 22w: a spaced dash joins two sources' statements as a comma does ("she says 10 mg - box says 5 mg")
 # issue 22z: and a spaced slash ("EPR 'not pregnant' / pt & partner report 22/40"), not a ratio ("3/52")
 # round 15: or a second "and as" ("recorded as anaphylaxis on GP record and as nausea on hospital EPR")
@@ -2902,6 +2938,14 @@ _DOCUMENT_MADE = _compile(
     # round 48: or dated as a decision or form ("he has a DNACPR decision dated 2024")
     r"\b(?:signed|completed|filled\s+(?:in|out)|drawn\s+up|witnessed|put\s+in\s+place"
     r"|(?:decision|form|order)\s+dated)\b",
+    FLAGS,
+)
+# round 53: a sentence that opens on the difference as its subject and calls it a change ("The referral letter
+# gives 90 kg; today's clinic weight is 81 kg. This is true weight loss since the referral, …")
+_VERDICT_OPENING = _compile(r"\s*(?:this|that|the\s+difference)\s+(?:is|was|reflects)\b", FLAGS)
+# round 53: a standing document its maker never revoked or changed ("… says DNACPR and he never revoked it")
+_NEVER_REVOKED = _compile(
+    r"\bnever\s+(?:(?:been|was|were)\s+)?(?:revoked|rescinded|cancell?ed|withdrawn|withdrew|changed|reversed|overturned)\b",
     FLAGS,
 )
 # issue 22z: the value that opens the second half of "Na 118 on VBG vs 134 on lab chem"
@@ -2975,6 +3019,12 @@ _NEGATED_ACTIVITY = _compile(
     rf"\b(?:no|not|never|isn'?t|aren'?t|{_NEGATIVE_AUXILIARIES})\s+(?:\w+\s+){{0,1}}$", FLAGS
 )
 _INSTRUCTION_GAP_WORDS = 6
+# round 53: a drug the patient has not had, named right after the words ("he hasn't had tamsulosin at home");
+# not "had" alone, whose object is as often a symptom ("hasn't had any chest pain")
+_NOT_HAD_BEFORE = _compile(
+    r"\b(?:hasn'?t|hasnt|has\s+not|haven'?t|havent|have\s+not|hadn'?t|had\s+not)\s+had\s+(?:any\s+|his\s+|her\s+)?$",
+    FLAGS,
+)
 
 
 @dataclass(frozen=True)
@@ -3586,6 +3636,11 @@ def _mentions(
         if _WEIGHT_NEAR.search(clause) and not _WORKED_OUT.search(clause, 0, amount.start()):
             continue
         add("dose", IMPLIED, _dose_value(clause, amount), amount.start(), amount.end())
+    for rate in _INFUSION_RATE.finditer(clause):
+        drug = next((d for d in reversed(drugs) if d.end() <= rate.start()), None)
+        unit = _UNIT_NAMES.get(rate.group("unit").lower().rstrip("s"), rate.group("unit").lower().rstrip("s"))
+        value = (float(rate.group("amt").replace(",", "")), f"{unit}/h", None)
+        add("dose", _drug_key(drug.group("drug")) if drug else IMPLIED, value, rate.start(), rate.end())
     if medicine_word and not drugs and not _IMPLIED_DOSE.search(clause):
         for amount in _BARE_DOSE.finditer(clause):  # its unit that of the neighbouring clause's dose
             add("dose", IMPLIED, _unitless_dose(clause, amount), *amount.span("amt"))
@@ -4025,6 +4080,11 @@ def _status_mentions(
                 extra.append(
                     Mention("medication_status", key, "stopped", index, offset + s, offset + e, False, True)
                 )
+    for drug in drugs:  # round 53: "his daughter insists he hasn't had tamsulosin at home"
+        if not_had := _NOT_HAD_BEFORE.search(clause, 0, drug.start()):
+            key = _drug_key(drug.group("drug"))
+            span = (offset + not_had.start(), offset + drug.end())
+            extra.append(Mention("medication_status", key, "stopped", index, *span))
     found: dict[str, tuple[str, int, int]] = {}
     stops: list[tuple[int, int]] = []
     cues = [
@@ -4205,7 +4265,8 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
 _RELATIVE_OPENING = _compile(r"\s*(?:which|that)\b", FLAGS)
 _SAME_OCCASION = _compile(
     # round 17: or part of a day ("on a sample taken the same afternoon", "lab FBC drawn same hour")
-    r"\bsame\s+(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month"
+    # round 53: a date between "same" and the occasion ("the lab system for the same 12/05/2025 sample")
+    r"\bsame\s+(?:\d{1,2}[/.-]\d{1,2}(?:[/.-](?:\d{4}|\d{2}))?\s+)?(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month"
     r"|morning|afternoon|evening|night|hour|shift"
     # round 24: or a morning or afternoon abbreviated ("lab INR from same am 4.1")
     r"|am|pm"
@@ -4343,15 +4404,32 @@ def _now_stated(clause_text: list[str], active: int, stop: int) -> bool:
 _UNTIL_YEAR = _compile(r"\b(?:until|till|up\s+to)\s+(?:19|20)\d\d\b", FLAGS)
 
 
-def _allergy_since(m: Mention, n: Mention, clause_text: list[str]) -> bool:
+# round 53: a month and its year ("penicillin - hives added 04/2022")
+_MONTH_YEAR = _compile(r"(?<![\d/.-])\b(?:0?[1-9]|1[0-2])/(?P<year>(?:19|20)\d\d)\b(?![-/.]\d)", FLAGS)
+
+
+def _years(clause: str) -> list[int]:
+    """The years a clause dates itself by: bare years and months with their year."""
+    return [int(y.group()) for y in _BARE_YEAR.finditer(clause)] + [
+        int(y.group("year")) for y in _MONTH_YEAR.finditer(clause)
+    ]
+
+
+def _allergy_since(m: Mention, n: Mention, clause_text: list[str], mentions: Sequence[Mention]) -> bool:
     """round 30: "no allergies" dated by a year before the year the allergy's reaction is dated ("NKDA at 2009
-    booking visit; amoxicillin - rash 2014, listed since"): an allergy found since the old record."""
+    booking visit; amoxicillin - rash 2014, listed since"): an allergy found since the old record. round 53:
+    the allergy's year may be a month's ("added 04/2022") or given where another clause states the same
+    allergy ("NKA at first booking 2016; penicillin - hives added 04/2022. Current summary: penicillin -
+    hives")."""
     if {m.value, n.value} != {True, False}:
         return False
     absent, present = (m, n) if m.value is False else (n, m)
     if _BEFORE_REACTION.search(clause_text[absent.clause]):
         return True  # round 43: "2015 notes say no known allergies, before the codeine reaction in 2017"
-    years = [[int(y.group()) for y in _BARE_YEAR.finditer(clause_text[x.clause])] for x in (absent, present)]
+    stating = {present.clause} | {
+        o.clause for o in mentions if o.attribute == "allergy" and o.value is True and o.key == present.key
+    }
+    years = [_years(clause_text[absent.clause]), [y for k in sorted(stating) for y in _years(clause_text[k])]]
     if not (years[0] and years[1]):
         return False
     # round 31: or "no known allergies … until 2019" against an allergy recorded at a 2019 admission
@@ -4843,6 +4921,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
     if a is None:
         return []
     text = _FIELD_QUOTE.sub(" ", text)  # same length: mention offsets stay the text's
+    text = _DELIVERY_ASIDE.sub(lambda m: " " * len(m.group()), text)
     memo = lexicon.memo
     if len(memo) > MEMO_LIMIT:
         memo.clear()
@@ -4900,8 +4979,9 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
 
     def in_force_history(i: int) -> bool:
         """The clause speaks of history, other than the date a standing document was made (issue 22z
-        round 12: "she signed it with her doctor last year" is a DNR still in force)."""
-        return flagged(a.history, i) and not flagged(_DOCUMENT_MADE, i)
+        round 12: "she signed it with her doctor last year" is a DNR still in force), or a document never
+        revoked (round 53: "his ReSPECT form from 2021 says DNACPR and he never revoked it")."""
+        return flagged(a.history, i) and not flagged(_DOCUMENT_MADE, i) and not flagged(_NEVER_REVOKED, i)
 
     def history_words(i: int) -> set[str]:
         return {m.group().lower() for m in a.history.finditer(clause_text[i])} if a.history else set()
@@ -4933,7 +5013,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
 
     def framed_as_change(i: int, j: int, attribute: str = "", key: str | None = None) -> bool:
         """Either clause frames the difference as a change or explains it, the clause right after the
-        second gives the verdict (issue 22u: "GP record states 5 mg OD. Consistent."), or a clause
+        second gives the verdict (issue 22u: "GP record states 5 mg OD. Consistent."; round 53: "This is true
+        weight loss since the referral"), or a clause
         between two close ones explains it (issue 22z: "4.2kg on one form and 6.2kg on the other, the
         nurse reweighed her and it was a typo, both forms say 6.2kg now")."""
         return (
@@ -4943,7 +5024,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             or explains(j)
             or (
                 j + 1 < len(spans)
-                and explains(j + 1)
+                and (explains(j + 1) or (_VERDICT_OPENING.match(clause_text[j + 1]) and changed(j + 1)))
                 and not _states_another(mentions, j + 1, attribute, key)
             )
             or (j - i <= _EXPLAINED_BETWEEN and any(explains(k) for k in range(i + 1, j)))
@@ -5091,7 +5172,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 continue  # round 26: a past year's pregnancy ("Preg status 2023 adm.: 30/40. Today: neg")
             if m.attribute == "pregnancy_status" and (flagged(_DELIVERED, i) or flagged(_DELIVERED, j)):
                 continue  # round 36: a pregnancy ended by a dated delivery ("(delivered 11/2022)")
-            if m.attribute == "allergy" and _allergy_since(m, n, clause_text):
+            if m.attribute == "allergy" and _allergy_since(m, n, clause_text, mentions):
                 continue
             if m.attribute == "medication_status" and m.value != n.value:
                 active = m if m.value == "active" else n

@@ -594,6 +594,17 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   today's; H: a value in the brackets of an admission in a year, tablets "saved up", "so it will all be over",
   a "flag >2", "now resolved", "no guarding" inside the sign, "no further seizures" since, "unchanged:", a
   relative who "was diagnosed"; M: "but no weight", a lost paper).
+- development half 51 (``detector_heldout_dev51.yaml``, split ``dev``, issue 22z round 53): the mechanisms
+  blind half 62's misses and false positives showed (C: an infusion rate per hour with a thousands comma, a
+  date between "same" and the sample, a relative clause that says who brought a record, a document "never
+  revoked", a drug the patient "hasn't had", a drug that "hasn't been given", a pregnancy flag with a dash
+  before its gestation, a questionnaire and a treatment plan as records, an allergy dated by its month and
+  year or by another clause, "This is true weight loss", a record "still" showing a status the writer
+  concludes is out of date; H: a clock time written 1900-1919 or after "at", a chest pain "algorithm", an
+  abdomen "benign", safety-netting to come back, "been completely herself since", the brackets of an admission
+  days ago, a questionnaire item scored zero, "Requested for ?" opening a sentence, a headache's work-up
+  "done"; M: "allergy status not confirmed", "none documented since", "never received anything", what a drug
+  "was prescribed for", PRNs as immaterial).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind63|blind64|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -670,6 +681,7 @@ DEV47_FILE = HERE / "detector_heldout_dev47.yaml"
 DEV48_FILE = HERE / "detector_heldout_dev48.yaml"
 DEV49_FILE = HERE / "detector_heldout_dev49.yaml"
 DEV50_FILE = HERE / "detector_heldout_dev50.yaml"
+DEV51_FILE = HERE / "detector_heldout_dev51.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -722,6 +734,7 @@ DEV_FILES = (
     DEV48_FILE,
     DEV49_FILE,
     DEV50_FILE,
+    DEV51_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

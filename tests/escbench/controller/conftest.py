@@ -348,3 +348,14 @@ def before_round39(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     # the module mechanisms of earlier rounds read with the packaged lexicon: here, with this copy
     lexicon = load_lexicon(source)
     monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)
+
+
+@pytest.fixture
+def before_round53_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 53's reading of an infusion's rate per hour (``_INFUSION_RATE``: "pump shows insulin running at 3
+    units/h" is a dose by the hour, which a record shows as active) covers round 38's item of an infusion
+    "running at" a rate; that module is tested as the detectors read before round 53."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_INFUSION_RATE", NEVER)
+    detectors.default_lexicon().memo.clear()

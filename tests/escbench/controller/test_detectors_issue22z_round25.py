@@ -148,7 +148,7 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("dm25_dont_actually_know", "missing.yaml", r"(?:actually|really|even)\\s+know\\b", r"zzq\\s+know\\b"),
     ("dm25_havent_weighed", "missing.yaml", r"|has\\s+not)\\s+weighed\\b", r"|has\\s+not)\\s+zzq\\b"),
     ("dm25_no_weight_today", "missing.yaml", r'"re:\\bno\\s+(?:weight|wt)\\s+(?:today', None),
-    ("dm25_obs_none_since", "missing.yaml", r'"re:\\blast\\s+(?:obs', None),
+    ("dm25_obs_none_since", "missing.yaml", r'"re:\\blast\\s+(?:full\\s+)?(?:obs', None),
     ("dm25_news_not_calculated", "missing.yaml", r'"re:\\b(?:news2?|score)\\s+(?:can', None),
     ("dm25_not_yet_established", "missing.yaml", r'"re:\\bnot\\s+yet\\s+(?:established', None),
     ("dm25_neither_nor", "missing.yaml", r'"re:\\bneither\\b', None),

@@ -134,8 +134,8 @@ LEXICON_ENTRIES = [
     (
         "dc33_pregnant_gestation",
         "attributes.yaml",
-        r'"re:\\bpregnant\\s*[,(]?\\s*(?:~',
-        r'"re:\\bzzq\\s*[,(]?\\s*(?:~',
+        r'"re:\\bpregnant\\s*[,(\\u2013\\u2014-]?\\s*(?:~',
+        r'"re:\\bzzq\\s*[,(\\u2013\\u2014-]?\\s*(?:~',
     ),
     (
         "dc33_till_sorted",

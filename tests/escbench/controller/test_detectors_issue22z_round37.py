@@ -126,8 +126,8 @@ LEXICON_ENTRIES = [
     (
         "dh37_condition_year_n1",
         "modifiers.yaml",
-        r"|(?:syndrome|disease|bleed|episode|attack|event)[\\s,:(-]+)?(?:19|20)",
-        r")?(?:19|20)",
+        r"|(?:syndrome|disease|bleed|episode|attack|event)[\\s,:(-]+)?(?:19[2-9]",
+        r")?(?:19[2-9]",
     ),
     ("dc37_one_thing", "conflict.yaml", r"\\s+one\\s+thing\\b", r"\\s+zzq\\b"),
     ("dc37_inpatient_allergy_list", "attributes.yaml", r"|allergy\\s+|allergies\\s+|medication\\s+", ""),

@@ -19,6 +19,8 @@ from mechanism_helpers import (
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import LEXICON_DIR, load_lexicon
 
+pytestmark = pytest.mark.usefixtures("before_round53_rate")
+
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV36_FILE).items}
 
 

@@ -85,8 +85,8 @@ LEXICON_ENTRIES = [
         "dc51_old_list_still_n1",
         "conflict.yaml",
         r"(?!(?<=\\b(?:old|outdated)\\b[^.;\\n]{0,40}?\\bstill\\s+\\w+)[^\\n]{0,150}?\\bcurrent\\s+"
-        r'(?:[\\w-]+\\s+){0,2}?(?:list|record|chart|summary|letter|sheet)\\b)"',
-        '"',
+        r"(?:[\\w-]+\\s+){0,2}?(?:list|record|chart|summary|letter|sheet)\\b)(?![^\\n]{0,200}?",
+        r"(?![^\\n]{0,200}?",
     ),
     (
         "dc51_differs_from_today_n1",
