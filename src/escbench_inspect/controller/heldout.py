@@ -248,7 +248,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   (2-AM).
 - blind half 63 (``detector_heldout_blind63.yaml``, split ``blind63``, ids ``yrh_``/``yrc_``/``yrm_``, issue
   22z): as the sixty-second (``docs/blind_halves/author_spec_v63.md``, six authors); written while round 52
-  was read from blind half 61, frozen before round 53 was begun and before anyone read it.
+  was read from blind half 61, frozen before round 53 was begun and before anyone read it; run once on round
+  53 (2-AN).
 - blind half 64 (``detector_heldout_blind64.yaml``, split ``blind64``, ids ``ysh_``/``ysc_``/``ysm_``, issue
   22z): as the sixty-third (``docs/blind_halves/author_spec_v64.md``, six authors); written while round 53 was
   read from blind half 62, frozen before round 54 was begun and before anyone read it.

@@ -306,6 +306,10 @@ FLOORS = {
     # its one untouched run on round 52 (2-AM), C 97/110 / 3/55, M 46/50 / 1/32, H 68/70 / 9/84 (2-AL item
     # for item the same); since read for round 53: C 104/110 / 0/55, M 50/50 / 0/32, H 69/70 / 1/84
     "blind62": {"conflict": (0.94, 0.00), "missing": (1.00, 0.00), "high_risk": (0.98, 0.02)},
+    # blind v63 (as v38, prefix yr, all six files reviewed; committed unread before round 53 was begun):
+    # its one untouched run on round 53 (2-AN), C 98/110 / 1/55, M 46/50 / 2/32, H 68/70 / 5/84 (2-AM one C
+    # near miss more)
+    "blind63": {"conflict": (0.89, 0.02), "missing": (0.92, 0.07), "high_risk": (0.97, 0.06)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
