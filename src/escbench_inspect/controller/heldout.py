@@ -253,6 +253,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 64 (``detector_heldout_blind64.yaml``, split ``blind64``, ids ``ysh_``/``ysc_``/``ysm_``, issue
   22z): as the sixty-third (``docs/blind_halves/author_spec_v64.md``, six authors); written while round 53 was
   read from blind half 62, frozen before round 54 was begun and before anyone read it.
+- blind half 65 (``detector_heldout_blind65.yaml``, split ``blind65``, ids ``yth_``/``ytc_``/``ytm_``, issue
+  22z): as the sixty-fourth (``docs/blind_halves/author_spec_v65.md``, six authors); written while round 54
+  was read from blind half 63, frozen before round 55 was begun and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -607,7 +610,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "done"; M: "allergy status not confirmed", "none documented since", "never received anything", what a drug
   "was prescribed for", PRNs as immaterial).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind63|blind64|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind64|blind65|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -801,6 +804,7 @@ BLIND61_FILE = HERE / "detector_heldout_blind61.yaml"
 BLIND62_FILE = HERE / "detector_heldout_blind62.yaml"
 BLIND63_FILE = HERE / "detector_heldout_blind63.yaml"
 BLIND64_FILE = HERE / "detector_heldout_blind64.yaml"
+BLIND65_FILE = HERE / "detector_heldout_blind65.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -869,6 +873,7 @@ Half = Literal[
     "blind62",
     "blind63",
     "blind64",
+    "blind65",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -939,6 +944,7 @@ SPLIT_PREFIX = {
     "blind62": "yq",
     "blind63": "yr",
     "blind64": "ys",
+    "blind65": "yt",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -1008,6 +1014,7 @@ HALF_TITLES = {
     "blind62": "blind half 62 (all three detectors)",
     "blind63": "blind half 63 (all three detectors)",
     "blind64": "blind half 64 (all three detectors)",
+    "blind65": "blind half 65 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

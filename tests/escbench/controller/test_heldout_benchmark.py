@@ -377,6 +377,7 @@ BLIND_SHA256 = {
     "blind62": "68e1ec1b0c15b98d8d9a32bb1b057e1a5c0d2bba93b3d11f2bfaca34e8e6c835",
     "blind63": "104d2670d3e4909cbb4a2d750824ef9a8f9ed5bdef53f58a52c620cbfdd493a1",
     "blind64": "6a702f4ced372678f27943e51b1a0c9ebbc1231c8762d46c017d405fd6bed889",
+    "blind65": "336cf6006353f287dbf0f54ac6e26c422706497fbaa4f2a4779b52360142b45e",
 }
 
 
@@ -479,6 +480,7 @@ BLIND_SPLITS = {
     "blind62": ("yq", "BLIND62_FILE"),
     "blind63": ("yr", "BLIND63_FILE"),
     "blind64": ("ys", "BLIND64_FILE"),
+    "blind65": ("yt", "BLIND65_FILE"),
 }
 
 
