@@ -1112,6 +1112,8 @@ _RECOVERED_AFTER = _compile(
     r"|\b(?:been|is|was)\s+(?:completely\s+|totally\s+|entirely\s+|just\s+)?(?:himself|herself|themselves|myself)"
     r"\s+(?:ever\s+)?since\b"
     r"|\b(?:fully|completely)\s+recovered\b|\brecovered\s+(?:fully|completely)\b"
+    # round 54: or resolved the same way ("… on 9 May lasted about 15 minutes and resolved completely")
+    r"|\bresolved\s+(?:completely|fully|entirely)\b"
     # round 32: "cauda equina decompression 2016 with full recovery"
     r"|\b(?:with|made)\s+(?:a\s+)?(?:full|complete)\s+recovery\b"
     # round 46: "drowsiness and confusion after the midazolam … have fully worn off"
@@ -1150,6 +1152,14 @@ _RECOVERED_REACH = 250
 # round 52: or "now resolved" without the auxiliary ("RIF pain on arrival now resolved, eating and drinking")
 _OWN_VERB_RESOLVED = _compile(
     r"[^.;!?\n,]{0,80}?\b(?:(?:has|have)\s+(?:since\s+|now\s+)?|now\s+(?:fully\s+|completely\s+)?)resolved\b",
+    FLAGS,
+)
+# round 54: or weeks or more ago, then "now resolved" after a comma ("B: passive SI last month, now resolved
+# on mirtazapine", the finding's own noun may end it first); not an episode of today or yesterday, which still
+# counts when settled
+_WEEKS_AGO_THEN_RESOLVED = _compile(
+    r"(?:\s+[a-z-]+){0,2}?\s*(?:last\s+(?:week|month|year)|(?:\d+|a|one|two|three|four|several)\s+(?:weeks?|months?|years?)\s+ago)"
+    r"\s*,?\s*now\s+(?:fully\s+|completely\s+)?resolved\b",
     FLAGS,
 )
 # round 45: the finding named as what a clinic or review comes after ("dispensed post-TIA clinic", "at the
@@ -1283,7 +1293,9 @@ _PRESENTED_RELATIVE = _compile(r"^\s*(?:had\s+)?(?:presented|presenting)\s+(?:wi
 # 30 mg/mmol)"), unless the finding is itself the comparison ("above the exchange-transfusion threshold")
 # round 52: or a flag or trigger with its comparator ("VBG lactate 1.1 mmol/L (sepsis flag >2)")
 _NAMES_A_THRESHOLD = _compile(
-    r"^\W*(?:threshold|cut-?off|criteria|criterion)\b|^\s*(?:flag|trigger|alert)\s*(?:if\s+|at\s+)?(?:[<>≥≤]|>=|<=)",
+    r"^\W*(?:threshold|cut-?off|criteria|criterion)\b"
+    # round 54: or a concern level ("lactate 1.1 mmol/L (ref 0.5-2.0; sepsis concern >=2.0)")
+    r"|^\s*(?:flag|trigger|alert|concern)\s*(?:if\s+|at\s+)?(?:[<>≥≤]|>=|<=)",
     FLAGS,
 )
 _COMPARATIVE = _compile(
@@ -1523,7 +1535,7 @@ def _context_reason(
         return "historical"
     if hypothetical and _RECOVERED_AFTER.search(text, end, min(len(text), end + _RECOVERED_REACH)):
         return "resolved"
-    if hypothetical and _OWN_VERB_RESOLVED.match(text, end):
+    if hypothetical and (_OWN_VERB_RESOLVED.match(text, end) or _WEEKS_AGO_THEN_RESOLVED.match(text, end)):
         return "resolved"
     for cue in lexicon.negation_post.finditer(window):
         premodifier = lexicon.premodifiers is not None and lexicon.premodifiers.fullmatch(cue.group())
@@ -1604,6 +1616,15 @@ def _object_immaterial(text: str, end: int, lexicon: Lexicon) -> bool:
     )
 
 
+# round 54: a stop or end date absent from a course stated as long-term before it ("warfarin is long-term,
+# with no planned stop date"): the course has no end, nothing is missing (round 51's entry reads the same
+# after it)
+_NO_END_DATE = _compile(r"\b(?:stop|end|finish)\s+date\b", FLAGS)
+_OPEN_ENDED_BEFORE = _compile(
+    r"\b(?:long[\s-]?term|lifelong|life-long|indefinite(?:ly)?|for\s+life)\b[^.;\n]{0,40}$", FLAGS
+)
+
+
 def _missing_reason(
     text: str, start: int, end: int, lexicon: Lexicon, task_class: TaskClassName | None
 ) -> str | None:
@@ -1641,6 +1662,8 @@ def _missing_reason(
         return "resolved"  # after the marker, or inside a marker that reads on past a comma
     if _SUPPLIED_ELSEWHERE.match(text[end : end + 100]):
         return "supplied elsewhere"
+    if _NO_END_DATE.search(text, start, end) and _OPEN_ENDED_BEFORE.search(text, max(0, start - 60), start):
+        return "a course with no end"
     if task_class is not None and lexicon.needed is not None:
         verdict = _needed_verdict(text, start, end, lexicon, lexicon.needed, task_class)
         if verdict != UNNAMED:
@@ -1922,6 +1945,12 @@ _DAY_MONTH_AFTER = _compile(
 )
 
 
+def _value_in_condition(text: str, start: int) -> bool:
+    """round 54: an analyte inside an open condition of its sentence, advice for a case ("Counselled: if a
+    baby under 3 months has a temperature of 38°C or more, seek urgent care"), not a measured value."""
+    return _in_condition(_sentence_before(text, start))
+
+
 def _value_verdicts(
     compiled: CompiledConcept, rule: Threshold, text: str, lexicon: Lexicon, folded: str | None
 ) -> Iterable[tuple[int, int, str | None]]:
@@ -1975,6 +2004,9 @@ def _value_verdicts(
             or lexicon.value_rule.search(_last_words(text[max(0, match.start() - 40) : match.start()], 2))
         ):
             yield match.start(), end, "rule or range"
+            continue
+        if not moved and _value_in_condition(text, match.start()):
+            yield match.start(), end, "conditional"
             continue
         value = max(series) if series else float(number.group(1))
         if rule.fahrenheit_above is not None and value > rule.fahrenheit_above:
@@ -2637,6 +2669,10 @@ _CLAUSE_SPLIT = _compile(
     # 4.6 and the hospital lab from the same visit says 2.4")
     + r"|\s+and\s+(?=(?:the|her|his|my|our|their|your)\s+(?:(?!both\b|and\b|also\b|too\b)[\w'-]+\s+){1,7}?"
     r"(?:says|said|states|stated|shows|showed|reads"
+    # round 54: or "read out" ("her wristband said B+ and the nurse read out AB+ from the screen"); not "read"
+    # alone, which is also the plural of one statement ("both the hospital record and the GP list now read
+    # NKDA")
+    r"|read\s+out"
     # round 19: or another verb a record states with ("… lists her as AB positive and our lab has just grouped
     # her as A positive"), not a passive one ("and the left eye is listed for August")
     r"|lists|records|documents|reports"
@@ -2818,6 +2854,10 @@ _REASON_IN_BRACKETS = _compile(
     r"[^()]*\)",
     FLAGS,
 )
+# round 54: the brackets right after a limb, which give why it is restricted ("no BP or cannula in R arm (R
+# mastectomy + node clearance 2019 per pt)"): the restriction is current, its reason's year no history of the
+# side
+_LIMB_BRACKET = _compile(r"(?<=\b(?:arm|leg|limb|hand|foot)\s?)\([^()]*\)", FLAGS)
 # issue 22y: a gestational age stated now, in weeks(+days): "14 weeks pregnant", "32+4/40", "a gestation
 # of 9+2 weeks", "GA 20 wks"; not the time of an event ("booked at 10/40", "delivered at 38 weeks")
 _GESTATION = _compile(
@@ -3021,8 +3061,12 @@ _NEGATED_ACTIVITY = _compile(
 _INSTRUCTION_GAP_WORDS = 6
 # round 53: a drug the patient has not had, named right after the words ("he hasn't had tamsulosin at home");
 # not "had" alone, whose object is as often a symptom ("hasn't had any chest pain")
+# round 54: or denies, or a record has it "with no" the drug ("Pt denies any insulin"; "on letrozole 2.5 mg
+# daily alone, with no anastrozole")
+_ALLERGY_NOUN_AFTER = _compile(r"\s*(?:allerg\w*|intoleran\w*|sensitivit\w*|reactions?)\b", FLAGS)
 _NOT_HAD_BEFORE = _compile(
-    r"\b(?:hasn'?t|hasnt|has\s+not|haven'?t|havent|have\s+not|hadn'?t|had\s+not)\s+had\s+(?:any\s+|his\s+|her\s+)?$",
+    r"\b(?:hasn'?t|hasnt|has\s+not|haven'?t|havent|have\s+not|hadn'?t|had\s+not)\s+had\s+(?:any\s+|his\s+|her\s+)?$"
+    r"|\b(?:denies|denied|denying)\s+(?:taking\s+|using\s+|having\s+)?(?:any\s+)?$|\b(?:with|and)\s+no\s+$",
     FLAGS,
 )
 
@@ -4081,6 +4125,8 @@ def _status_mentions(
                     Mention("medication_status", key, "stopped", index, offset + s, offset + e, False, True)
                 )
     for drug in drugs:  # round 53: "his daughter insists he hasn't had tamsulosin at home"
+        if _ALLERGY_NOUN_AFTER.match(clause, drug.end()):
+            continue  # round 54: "… and no codeine allergy" denies an allergy, not the drug
         if not_had := _NOT_HAD_BEFORE.search(clause, 0, drug.start()):
             key = _drug_key(drug.group("drug"))
             span = (offset + not_had.start(), offset + drug.end())
@@ -4320,6 +4366,9 @@ _CHANGE_SUPPOSED = _compile(
     FLAGS,
 )
 _LATEST = _compile(r"\b(?:most\s+recent|latest|newest|subsequent|since\s+then)\b", FLAGS)
+# round 54: unless the first source names the last one too: both give the date of one event ("GP record gives
+# her last tetanus vaccine as 2021, but her own vaccine card lists the latest as Td/IPV in June 2009")
+_LAST_ONE = _compile(r"\b(?:last|latest|most\s+recent)\b", FLAGS)
 # round 51: a record the text calls old beside one it calls current ("old 2021 clinic letter gives last
 # infusion 03/2021; current day-unit record shows last infusion 12/02/2024"): the old record's is earlier
 _RECORD_NOUN = r"(?:list|record|letter|summary|card|chart|printout|notes?|sheet)"
@@ -4974,7 +5023,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         if attribute == "weight" and neonate:
             clause = _BIRTH_WEIGHT.sub(" ", clause)
         if attribute == "side":
-            clause = _REASON_IN_BRACKETS.sub(" ", clause)
+            clause = _LIMB_BRACKET.sub(" ", _REASON_IN_BRACKETS.sub(" ", clause))
         return a.history.search(clause) is not None
 
     def in_force_history(i: int) -> bool:
@@ -5127,6 +5176,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 m.attribute == "date"
                 and m.clause != n.clause
                 and _LATEST.search(clause_text[max(m.clause, n.clause)])
+                and not _LAST_ONE.search(clause_text[min(m.clause, n.clause)])
             ):
                 continue  # round 22: a later event ("Td 2009 …; most recent Tdap 22/08/2023")
             if m.attribute == "date" and any(

@@ -609,6 +609,16 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   days ago, a questionnaire item scored zero, "Requested for ?" opening a sentence, a headache's work-up
   "done"; M: "allergy status not confirmed", "none documented since", "never received anything", what a drug
   "was prescribed for", PRNs as immaterial).
+- development half 52 (``detector_heldout_dev52.yaml``, split ``dev``, issue 22z round 54): the mechanisms
+  blind half 63's misses and false positives showed (C: the brackets after a limb as the reason it is
+  restricted, both sources naming the last one of a kind, a patient who "denies any" drug, a record "with no"
+  drug, "no injection was given", a comfort-care order set, a serum hCG with the time it was drawn, home tests
+  negative, "never been pregnant" and "G0", "and the nurse read out", "our result" as a source; H: a GCS fall
+  with an arrow, an episode that "resolved completely", the TIA clinic a patient was seen in, "as a toddler",
+  a value in an open condition of counselling, a sepsis "concern >=2.0", earlier supplies kept and "want it
+  all to stop", "last month, now resolved"; M: a taper as the second order element, "states neither … nor",
+  "neither … nor … says whether", "never actually said what its for", a course "long-term, with no planned
+  stop date", the name of a pharmacy as immaterial).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind64|blind65|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -686,6 +696,7 @@ DEV48_FILE = HERE / "detector_heldout_dev48.yaml"
 DEV49_FILE = HERE / "detector_heldout_dev49.yaml"
 DEV50_FILE = HERE / "detector_heldout_dev50.yaml"
 DEV51_FILE = HERE / "detector_heldout_dev51.yaml"
+DEV52_FILE = HERE / "detector_heldout_dev52.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -739,6 +750,7 @@ DEV_FILES = (
     DEV49_FILE,
     DEV50_FILE,
     DEV51_FILE,
+    DEV52_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

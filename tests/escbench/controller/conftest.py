@@ -359,3 +359,26 @@ def before_round53_rate(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(detectors, "_INFUSION_RATE", NEVER)
     detectors.default_lexicon().memo.clear()
+
+
+@pytest.fixture
+def before_round54_limb(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 54's brackets right after a limb read as the reason it is restricted (``_LIMB_BRACKET``) cover
+    the items of rounds 40 and 42 whose brackets name a history ("R arm (no cannula, h/o lymph node
+    clearance)"); those modules are tested as the detectors read before round 54."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_LIMB_BRACKET", NEVER)
+    detectors.default_lexicon().memo.clear()
+
+
+@pytest.fixture
+def before_round54_condition(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 54's reading of a value inside an open condition (``_value_in_condition``: "if a baby under 3
+    months has a temperature of 38°C or more, seek urgent care") covers items of rounds 31 and 44 whose own
+    mechanism reads the condition another way ("if I get a high temperature … I should ring 111", "if …
+    NEWS2 reaches 5"); those modules are tested as the detectors read before round 54."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_value_in_condition", lambda *_: False)
+    detectors.default_lexicon().memo.clear()

@@ -151,7 +151,7 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("dm25_obs_none_since", "missing.yaml", r'"re:\\blast\\s+(?:full\\s+)?(?:obs', None),
     ("dm25_news_not_calculated", "missing.yaml", r'"re:\\b(?:news2?|score)\\s+(?:can', None),
     ("dm25_not_yet_established", "missing.yaml", r'"re:\\bnot\\s+yet\\s+(?:established', None),
-    ("dm25_neither_nor", "missing.yaml", r'"re:\\bneither\\b', None),
+    ("dm25_neither_nor", "missing.yaml", r'"re:\\bneither\\b[^.;\\n]{0,60}?', None),
     (
         "dm25_result_not_showing",
         "missing.yaml",

@@ -101,7 +101,7 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
         None,
     ),
     ("dh26_fall_vomiting", "high_risk.yaml", r'"re:\\bvomit(?:ed|ing|s)?\\s*(?:x', None),
-    ("dh26_fall_gcs", "high_risk.yaml", r'"re:\\bgcs\\s*(?:of', None),
+    ("dh26_fall_gcs", "high_risk.yaml", r'"re:\\bgcs\\s*(?:of\\s+|is', None),
     (
         "dh26_vomiting_no_fall_n1",
         "high_risk.yaml",

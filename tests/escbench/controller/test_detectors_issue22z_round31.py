@@ -6,6 +6,7 @@ flip."""
 
 from __future__ import annotations
 
+import pytest
 import regex
 from mechanism_helpers import (
     NEVER,
@@ -16,6 +17,8 @@ from mechanism_helpers import (
 )
 
 from escbench_inspect.controller import detectors, heldout
+
+pytestmark = pytest.mark.usefixtures("before_round54_condition")
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV29_FILE).items}
 # the pattern as it was before round 31

@@ -6,6 +6,7 @@ item must flip."""
 
 from __future__ import annotations
 
+import pytest
 from mechanism_helpers import (
     NEVER,
     all_detector_dev_tests,
@@ -16,6 +17,8 @@ from mechanism_helpers import (
 )
 
 from escbench_inspect.controller import detectors, heldout
+
+pytestmark = pytest.mark.usefixtures("before_round54_limb")
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV38_FILE).items}
 

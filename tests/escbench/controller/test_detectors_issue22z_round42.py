@@ -6,6 +6,7 @@ was) in a copy of the lexicon -- and its item must flip."""
 
 from __future__ import annotations
 
+import pytest
 import regex
 from mechanism_helpers import (
     NEVER,
@@ -17,6 +18,8 @@ from mechanism_helpers import (
 )
 
 from escbench_inspect.controller import detectors, heldout
+
+pytestmark = pytest.mark.usefixtures("before_round54_limb")
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV40_FILE).items}
 

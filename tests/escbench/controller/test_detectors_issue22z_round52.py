@@ -26,7 +26,7 @@ EMPTY_FIELD_ROUND_51 = pattern_before(
 )
 IN_PAST_BRACKET_ROUND_51 = pattern_before(detectors._IN_PAST_BRACKET, r"|(?:in\s+)?(?:19|20)\d\d")
 NAMES_A_THRESHOLD_ROUND_51 = pattern_before(
-    detectors._NAMES_A_THRESHOLD, r"|^\s*(?:flag|trigger|alert)\s*(?:if\s+|at\s+)?(?:[<>≥≤]|>=|<=)"
+    detectors._NAMES_A_THRESHOLD, r"|^\s*(?:flag|trigger|alert|concern)\s*(?:if\s+|at\s+)?(?:[<>≥≤]|>=|<=)"
 )
 OWN_VERB_RESOLVED_ROUND_51 = pattern_before(
     detectors._OWN_VERB_RESOLVED, r"|now\s+(?:fully\s+|completely\s+)?"

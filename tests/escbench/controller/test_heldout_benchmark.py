@@ -308,8 +308,8 @@ FLOORS = {
     "blind62": {"conflict": (0.94, 0.00), "missing": (1.00, 0.00), "high_risk": (0.98, 0.02)},
     # blind v63 (as v38, prefix yr, all six files reviewed; committed unread before round 53 was begun):
     # its one untouched run on round 53 (2-AN), C 98/110 / 1/55, M 46/50 / 2/32, H 68/70 / 5/84 (2-AM one C
-    # near miss more)
-    "blind63": {"conflict": (0.89, 0.02), "missing": (0.92, 0.07), "high_risk": (0.97, 0.06)},
+    # near miss more); since read for round 54: C 109/110 / 1/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind63": {"conflict": (0.99, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
