@@ -252,7 +252,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   53 (2-AN).
 - blind half 64 (``detector_heldout_blind64.yaml``, split ``blind64``, ids ``ysh_``/``ysc_``/``ysm_``, issue
   22z): as the sixty-third (``docs/blind_halves/author_spec_v64.md``, six authors); written while round 53 was
-  read from blind half 62, frozen before round 54 was begun and before anyone read it.
+  read from blind half 62, frozen before round 54 was begun and before anyone read it; run once on round 54
+  (2-AO).
 - blind half 65 (``detector_heldout_blind65.yaml``, split ``blind65``, ids ``yth_``/``ytc_``/``ytm_``, issue
   22z): as the sixty-fourth (``docs/blind_halves/author_spec_v65.md``, six authors); written while round 54
   was read from blind half 63, frozen before round 55 was begun and before anyone read it.
