@@ -3059,11 +3059,12 @@ _NEGATED_ACTIVITY = _compile(
     rf"\b(?:no|not|never|isn'?t|aren'?t|{_NEGATIVE_AUXILIARIES})\s+(?:\w+\s+){{0,1}}$", FLAGS
 )
 _INSTRUCTION_GAP_WORDS = 6
+# round 54: a drug named before an allergy word is an allergy's, not the drug's ("… and no codeine allergy")
+_ALLERGY_NOUN_AFTER = _compile(r"\s*(?:allerg\w*|intoleran\w*|sensitivit\w*|reactions?)\b", FLAGS)
 # round 53: a drug the patient has not had, named right after the words ("he hasn't had tamsulosin at home");
 # not "had" alone, whose object is as often a symptom ("hasn't had any chest pain")
 # round 54: or denies, or a record has it "with no" the drug ("Pt denies any insulin"; "on letrozole 2.5 mg
 # daily alone, with no anastrozole")
-_ALLERGY_NOUN_AFTER = _compile(r"\s*(?:allerg\w*|intoleran\w*|sensitivit\w*|reactions?)\b", FLAGS)
 _NOT_HAD_BEFORE = _compile(
     r"\b(?:hasn'?t|hasnt|has\s+not|haven'?t|havent|have\s+not|hadn'?t|had\s+not)\s+had\s+(?:any\s+|his\s+|her\s+)?$"
     r"|\b(?:denies|denied|denying)\s+(?:taking\s+|using\s+|having\s+)?(?:any\s+)?$|\b(?:with|and)\s+no\s+$",
