@@ -257,6 +257,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 65 (``detector_heldout_blind65.yaml``, split ``blind65``, ids ``yth_``/``ytc_``/``ytm_``, issue
   22z): as the sixty-fourth (``docs/blind_halves/author_spec_v65.md``, six authors); written while round 54
   was read from blind half 63, frozen before round 55 was begun and before anyone read it.
+- blind half 66 (``detector_heldout_blind66.yaml``, split ``blind66``, ids ``yuh_``/``yuc_``/``yum_``, issue
+  22z): as the sixty-fifth (``docs/blind_halves/author_spec_v66.md``, six authors); written while round 55
+  was read from blind half 64, frozen before round 56 was begun and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -621,7 +624,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "neither … nor … says whether", "never actually said what its for", a course "long-term, with no planned
   stop date", the name of a pharmacy as immaterial).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind64|blind65|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind65|blind66|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -818,6 +821,7 @@ BLIND62_FILE = HERE / "detector_heldout_blind62.yaml"
 BLIND63_FILE = HERE / "detector_heldout_blind63.yaml"
 BLIND64_FILE = HERE / "detector_heldout_blind64.yaml"
 BLIND65_FILE = HERE / "detector_heldout_blind65.yaml"
+BLIND66_FILE = HERE / "detector_heldout_blind66.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -887,6 +891,7 @@ Half = Literal[
     "blind63",
     "blind64",
     "blind65",
+    "blind66",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -958,6 +963,7 @@ SPLIT_PREFIX = {
     "blind63": "yr",
     "blind64": "ys",
     "blind65": "yt",
+    "blind66": "yu",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -1028,6 +1034,7 @@ HALF_TITLES = {
     "blind63": "blind half 63 (all three detectors)",
     "blind64": "blind half 64 (all three detectors)",
     "blind65": "blind half 65 (all three detectors)",
+    "blind66": "blind half 66 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -382,6 +382,7 @@ BLIND_SHA256 = {
     "blind63": "104d2670d3e4909cbb4a2d750824ef9a8f9ed5bdef53f58a52c620cbfdd493a1",
     "blind64": "6a702f4ced372678f27943e51b1a0c9ebbc1231c8762d46c017d405fd6bed889",
     "blind65": "336cf6006353f287dbf0f54ac6e26c422706497fbaa4f2a4779b52360142b45e",
+    "blind66": "3f5366d38d63574e171a7be7f2e1faed48e9871933f405cfd57b927d2e5579bf",
 }
 
 
@@ -485,6 +486,7 @@ BLIND_SPLITS = {
     "blind63": ("yr", "BLIND63_FILE"),
     "blind64": ("ys", "BLIND64_FILE"),
     "blind65": ("yt", "BLIND65_FILE"),
+    "blind66": ("yu", "BLIND66_FILE"),
 }
 
 
