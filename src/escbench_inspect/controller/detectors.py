@@ -2448,8 +2448,9 @@ _REPORTING = _compile(
     rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it|written(?!\s+up\b)|count(?:s|ed|ing)?\s+from)\b", FLAGS
 )
 # round 18: a full stop after the number ends its sentence ("… on 15/09 is 5.8.")
+# round 55: not a stage, grade or place's number ("ward lab today 190 umol/L, AKI stage 3 flagged")
 _BARE_NUMBER = _compile(
-    r"(?<![\w./:])(?P<value>\d+(?:\.\d+)?)(?![\d:/%]|\.\d|(?:st|nd|rd|th)\b|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
+    r"(?<![\w./:])(?<!\b(?:stage|grade|class|type|step|bed|bay|cubicle|room|ward)\s+)(?P<value>\d+(?:\.\d+)?)(?![\d:/%]|\.\d|(?:st|nd|rd|th)\b|\s*(?:[a-zµ]+/|°|x\b|(?:mg|mcg|micrograms?|g|kg|lbs?|st|stone"
     r"|ml|l|units?|iu|tabs?|tablets?|caps?|capsules?|puffs?|drops?|doses?|days?|d|weeks?|wks?|months?|years?|yrs?"
     r"|y|hours?|hrs?|h|mins?|minutes?|am|pm|times|cm|mm|kpa|bpm|breaths|mmhg|o'?clock|%)\b))",
     FLAGS,
@@ -2508,9 +2509,15 @@ _SIDE_ALONE = _compile(
     # round 36: a side given as a record's value, closing its clause ("ward whiteboard and theatre list = R")
     r"|(?<=[=:]\s{0,3})(?P<side7>left|right|(?-i:L|R|Lt|Rt))\b(?=\s*(?:[.;,)!?]|$))"
     # round 40: or in capitals after a record's verb, closing its clause ("anaesthetic chart marked L.")
+    # round 55: or after "has", "records" or "gives" ("Theatre list: L knee arthroscopy, anaesthetic chart has
+    # R")
     r"|\b(?P<side8>(?-i:L|R|Lt|Rt|LT|RT))\b"
-    r"(?<=\b(?:marked|marks|says?|states?|reads?|shows?|lists?|documents?)\s+(?:as\s+)?(?-i:L|R|Lt|Rt|LT|RT))"
-    r"(?=\s*(?:[.;,)!?]|$)))",
+    r"(?<=\b(?:marked|marks|says?|states?|reads?|shows?|lists?|documents?|has|had|records?|gives?)\s+(?:as\s+)?"
+    r"(?-i:L|R|Lt|Rt|LT|RT))"
+    r"(?=\s*(?:[.;,)!?]|$))"
+    # round 55: a hip fracture's side before its site ("Sign-out: L extracapsular # per X-ray"); the limb is
+    # the neighbouring clause's, hip or leg (a shortened, externally rotated leg)
+    r"|\b(?P<side9>left|right|(?-i:L|R|Lt|Rt))(?=\s+(?:(?:intra|extra)capsular|(?:inter|sub)trochanteric)\b))",
     FLAGS,
 )
 # the named groups of the side readings above, in order (each reading adds one; none to list by hand)
@@ -2735,8 +2742,9 @@ _BLOOD_GROUP = _compile(
 )
 # issue 22y: or its reaction ("radiology system flags iodinated contrast reaction (hives)")
 # issue 22z: or what it does to the patient ("codeine makes me itch all over")
+# round 55: or "allergic" after the allergen ("Triage note: codeine allergic (hives)")
 _ALLERGY_AFTER = _compile(
-    r"\s+(?:allerg(?:y|ies)|reactions?|makes?\s+(?:me|him|her|them)\s+(?:itch|itchy|swell|wheez\w*|break\s+out|come\s+out))\b",
+    r"\s+(?:allerg(?:y|ies|ic)|reactions?|makes?\s+(?:me|him|her|them)\s+(?:itch|itchy|swell|wheez\w*|break\s+out|come\s+out))\b",
     FLAGS,
 )
 # round 43: a record of no allergies said to predate the reaction
@@ -2789,7 +2797,10 @@ _SAYS_RIGHT_BEFORE = _compile(
     r"\b(?:says?|said|states?|stated|reads?|shows?|documents?|records?|marked|has\s+it(?:\s+as)?)\s+$", FLAGS
 )
 _IT_WAS = _compile(
-    r"\s*(?:(?:no|actually|but|and)[,]?\s+)?(?:it\s+was|it'?s|it\s+is|that\s+was)\s+(?:actually\s+|really\s+|in\s+fact\s+)?",
+    r"\s*(?:(?:no|actually|but|and)[,]?\s+)?(?:it\s+was|it'?s|it\s+is|that\s+was"
+    # round 55: or the writer who had it then ("My referral says my hernia operation was on 3 May but I had it
+    # on the 13th")
+    r"|(?:i|we)\s+(?:actually\s+|really\s+|definitely\s+)?had\s+it(?:\s+done)?(?=\s+on\b))\s+(?:actually\s+|really\s+|in\s+fact\s+)?",
     FLAGS,
 )
 _IT_WAS_REACH = 25
@@ -2858,6 +2869,9 @@ _REASON_IN_BRACKETS = _compile(
 # mastectomy + node clearance 2019 per pt)"): the restriction is current, its reason's year no history of the
 # side
 _LIMB_BRACKET = _compile(r"(?<=\b(?:arm|leg|limb|hand|foot)\s?)\([^()]*\)", FLAGS)
+# round 55: the year of a reaction after its drug ("Daughter says he stopped breathing after oxycodone in
+# 2021"): a reaction is always past, its year is when it happened, no earlier grading of it
+_REACTION_YEAR = _compile(r"\b(?:after|with|to|on|from)\s+[\w-]+\s+in\s+(?:19|20)\d\d\b", FLAGS)
 # issue 22y: a gestational age stated now, in weeks(+days): "14 weeks pregnant", "32+4/40", "a gestation
 # of 9+2 weeks", "GA 20 wks"; not the time of an event ("booked at 10/40", "delivered at 38 weeks")
 _GESTATION = _compile(
@@ -2886,7 +2900,10 @@ _SEVERE_REACTION = _compile(
     # round 34: a swollen face, or wheeze (aspirin-exacerbated respiratory disease) ("pt describes wheeze and
     # facial swelling within an hour of aspirin")
     r"|\b(?:facial|face|lips?)\s+(?:swelling|oedema|edema)\b|\bswollen\s+(?:face|lips?|tongue|throat)\b|\bwheez\w*"
-    r"|\b(?:required|needed|needing|given)\s+(?:im\s+)?(?:adrenaline|epinephrine|epi-?pen)\b",
+    r"|\b(?:required|needed|needing|given)\s+(?:im\s+)?(?:adrenaline|epinephrine|epi-?pen)\b"
+    # round 55: or breathing that stopped, or needed naloxone ("he stopped breathing after oxycodone in 2021":
+    # respiratory depression, against a record of a side effect only)
+    r"|\bstopped\s+breathing\b|\brespiratory\s+arrest\b|\b(?:required|needed|needing|given)\s+naloxone\b",
     FLAGS,
 )
 _MILD_REACTION = _compile(
@@ -2922,7 +2939,8 @@ _DELIVERY_ASIDE = _compile(
 # issue 22w: a spaced dash joins two sources' statements as a comma does ("she says 10 mg - box says 5 mg")
 # issue 22z: and a spaced slash ("EPR 'not pregnant' / pt & partner report 22/40"), not a ratio ("3/52")
 # round 15: or a second "and as" ("recorded as anaphylaxis on GP record and as nausea on hospital EPR")
-_COMMA = _compile(r",(?=\s)\s*|\s+[-–—/]\s+|\s+and\s+(?=as\s)")
+# round 55: or a spaced bar between two fields ("Group: BB record A neg | pt's donor card: A pos")
+_COMMA = _compile(r",(?=\s)\s*|\s+[-–—/|]\s+|\s+and\s+(?=as\s)")
 # issue 22y: or the compliance aid it is packed in ("still on dosette from pharmacy")
 # issue 22z: or the object of a verb after the cue ("continues to take it", "continues to dispense it")
 _PRONOUN_AFTER = _compile(
@@ -4034,6 +4052,7 @@ def _reaction_of(clause: str, allergen: regex.Match, reaction: regex.Match) -> b
 _HEADING_GAP = _compile(r"[^\d:;.,]{0,25}:\s*|\s*:\s*[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?\s+", FLAGS)
 _ANALYTE_GAP = _compile(r"[^\d,;:()\[\]=]{1,50}", FLAGS)
 _ANALYTE_GAP_WORDS = 6
+_ANALYTE_HEADING_COLON = _compile(r"^\s*:", FLAGS)
 # round 25: where a value was measured, right after it; a target, range or limit between an analyte and a
 # number
 _MEASURED_ON = _compile(r"\s+(?:on|from|per|by|in)\s", FLAGS)
@@ -4078,7 +4097,8 @@ def _analyte_then_value(clause: str, a: CompiledAttributes, add: Callable[..., N
         return False
     name, value = names[0], values[0]
     key = a.lab_key[name.group("analyte").lower()]
-    gap = _SAMPLE_DATE.sub(" ", clause[name.end() : value.start()])
+    # round 55: the analyte as a heading, its colon before the source ("Creat: referring hospital 2.4 mg/dL")
+    gap = _SAMPLE_DATE.sub(" ", _ANALYTE_HEADING_COLON.sub(" ", clause[name.end() : value.start()], count=1))
     unit = value.group("unit").lower()
     if unit not in a.spec.lab_units.get(key, {}) or len(gap.split()) > _ANALYTE_GAP_WORDS:
         return False
@@ -5025,6 +5045,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             clause = _BIRTH_WEIGHT.sub(" ", clause)
         if attribute == "side":
             clause = _LIMB_BRACKET.sub(" ", _REASON_IN_BRACKETS.sub(" ", clause))
+        if attribute == "allergy_severity":
+            clause = _REACTION_YEAR.sub(" ", clause)
         return a.history.search(clause) is not None
 
     def in_force_history(i: int) -> bool:

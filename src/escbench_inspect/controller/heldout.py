@@ -623,6 +623,17 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   all to stop", "last month, now resolved"; M: a taper as the second order element, "states neither … nor",
   "neither … nor … says whether", "never actually said what its for", a course "long-term, with no planned
   stop date", the name of a pharmacy as immaterial).
+- development half 53 (``detector_heldout_dev53.yaml``, split ``dev``, issue 22z round 55): the mechanisms
+  blind half 64's misses and false positives showed (C: an analyte written as a heading before the source of
+  its value, a site mark as a source, a capital side after "has", a hip fracture's side before its site,
+  "both" of two sources, the writer who "had it on" another day, "<drug> allergic", breathing that stopped
+  after a drug as a severe reaction, "not been on it", a course marked completed, "sorting before" an event to
+  come, an hCG "charted negative", an alert entered against the wrong patient and removed, a spaced bar
+  between two fields, an earlier reading to be disregarded, a stage's number no lab value; H: a temperature
+  taken under the arm, a value "from" the test it was measured on, severe hypertension in the postnatal
+  period, red cell fragments on the film, new ptosis, "same as last 2 years", a child who "has CP", a stay in
+  a year that the finding was the reason for; M: a monitor that "broke", an identifier not on the band yet,
+  nothing on the chart).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind65|blind66|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -701,6 +712,7 @@ DEV49_FILE = HERE / "detector_heldout_dev49.yaml"
 DEV50_FILE = HERE / "detector_heldout_dev50.yaml"
 DEV51_FILE = HERE / "detector_heldout_dev51.yaml"
 DEV52_FILE = HERE / "detector_heldout_dev52.yaml"
+DEV53_FILE = HERE / "detector_heldout_dev53.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -755,6 +767,7 @@ DEV_FILES = (
     DEV50_FILE,
     DEV51_FILE,
     DEV52_FILE,
+    DEV53_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

@@ -382,3 +382,18 @@ def before_round54_condition(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(detectors, "_value_in_condition", lambda *_: False)
     detectors.default_lexicon().memo.clear()
+
+
+# round 55's device that "broke" (the end of round 51's entry of a device that is broken)
+ROUND55_BROKE = r"|\\s+broke)\\b"
+
+
+@pytest.fixture
+def before_round55_broke(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 55's device that "broke" (gone from the lexicon copies that ``lexicon_without`` builds) covers
+    round 48's item whose thermometer broke before its temperature could not be taken ("havent been able to
+    take her temperature"); that module is tested as the lexicon read before round 55."""
+    before = tmp_path_factory.mktemp("round54") / "lexicon"
+    edited_copy(LEXICON_SOURCE["dir"], before, "missing.yaml", ROUND55_BROKE, r")\\b")
+    monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
+    default_lexicon().memo.clear()

@@ -123,7 +123,8 @@ LEXICON_ENTRIES = [
     (
         "dh29_admitted_in_a_year_n1",
         "modifiers.yaml",
-        r"(?:admitted|admission|hospitali[sz]ed|treated|diagnosed)\\s+(?:(?:in|on)",
+        # (round 55 added the unit of the stay to the same entry)
+        r"(?:admitted|admission|hospitali[sz]ed|treated|diagnosed|icu|itu|hdu|picu|nicu|intensive\\s+care)\\s+(?:(?:in|on)",
         r"zzq\\s+(?:(?:in|on)",
     ),
     ("dh29_safety_netting_n1", "modifiers.yaml", r"(?:safety[\\s-]*net\\w*|education|advice|", r"(?:zzq|"),

@@ -31,7 +31,9 @@ GRADES_ROUND_39 = (("severe", detectors._SEVERE_REACTION), ("mild", MILD_ROUND_3
 SIDE_ALONE_ROUND_39 = pattern_before(
     detectors._SIDE_ALONE,
     r"|\b(?P<side8>(?-i:L|R|Lt|Rt|LT|RT))\b"
-    r"(?<=\b(?:marked|marks|says?|states?|reads?|shows?|lists?|documents?)\s+(?:as\s+)?(?-i:L|R|Lt|Rt|LT|RT))"
+    # (round 55 added "has", "had", "records" and "gives" to its verbs)
+    r"(?<=\b(?:marked|marks|says?|states?|reads?|shows?|lists?|documents?|has|had|records?|gives?)\s+(?:as\s+)?"
+    r"(?-i:L|R|Lt|Rt|LT|RT))"
     r"(?=\s*(?:[.;,)!?]|$))",
 )
 DOCUMENT_DATE_ROUND_39 = pattern_before(

@@ -45,11 +45,11 @@ test_each_module_mechanism_carries_its_item = module_mechanism_test(DEV, fires, 
 
 # (the item, the lexicon file, the exact text replaced, what replaces it)
 LEXICON_ENTRIES = [
-    # (round 52 added a re-weigh to the same list)
+    # (round 52 added a re-weigh to the same list, round 55 any form of "sort")
     (
         "dc45_fix_before",
         "attributes.yaml",
-        r"|review|discuss|fix|correct|amend|sort|re-?weigh\\w*|weigh)",
+        r"|review|discuss|fix|correct|amend|sort\\w*|re-?weigh\\w*|weigh)",
         "|review|discuss)",
     ),
     ("dc45_no_longer_take", "attributes.yaml", '"no longer (take|takes|taking|use|uses|using|on)"', '"zzq"'),

@@ -63,7 +63,8 @@ LEXICON_ENTRIES = [
     (
         "dc49_hcg_documented_neg",
         "attributes.yaml",
-        r"(?:recorded|documented|resulted|logged)\\s+(?:neg",
+        # (round 55 added "charted" to the same entry)
+        r"(?:recorded|documented|resulted|logged|charted)\\s+(?:neg",
         r"(?:zzq)\\s+(?:neg",
     ),
     (

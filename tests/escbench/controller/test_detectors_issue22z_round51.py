@@ -133,8 +133,9 @@ LEXICON_ENTRIES = [
     (
         "dh51_as_per_years_n1",
         "modifiers.yaml",
-        r"\\bas\\s+(?:per|for|over)\\s+(?:the\\s+)?(?:last|past)",
-        r"\\bas\\s+(?:zzq)\\s+(?:the\\s+)?(?:last|past)",
+        # (round 55 added "same as" to the same entry)
+        r"\\b(?:as\\s+(?:per|for|over)|same\\s+as)\\s+(?:the\\s+)?(?:last|past)",
+        r"\\b(?:as\\s+(?:zzq)|same\\s+as)\\s+(?:the\\s+)?(?:last|past)",
     ),
     ("dm51_no_duration_written", "missing.yaml", NO_ORDER_ELEMENT, r"no\\s+(?:zzq)(?:\\s*(?:/|or"),
     ("dm51_crew_no_weight", "missing.yaml", NO_ORDER_ELEMENT, r"no\\s+(?:zzq)(?:\\s*(?:/|or"),

@@ -70,7 +70,8 @@ LEXICON_ENTRIES = [
         'names: ["beta-blocker/beta-blockers", "beta blocker/blockers", "b-blocker/b-blockers"]',
         'names: ["zzq"]',
     ),
-    ("dc52_reweigh_before", "attributes.yaml", r"|sort|re-?weigh\\w*|weigh)\\b", r"|sort)\\b"),
+    # (round 55 made "sort" any of its forms)
+    ("dc52_reweigh_before", "attributes.yaml", r"|sort\\w*|re-?weigh\\w*|weigh)\\b", r"|sort\\w*)\\b"),
     (
         "dc52_told_something_different",
         "conflict.yaml",

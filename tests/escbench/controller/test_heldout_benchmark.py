@@ -312,8 +312,8 @@ FLOORS = {
     "blind63": {"conflict": (0.99, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v64 (as v38, prefix ys, all six files reviewed; committed unread before round 53's first change):
     # its one untouched run on round 54 (2-AO), C 94/110 / 2/55, M 47/50 / 0/32, H 65/70 / 3/84 (2-AN one H
-    # positive fewer)
-    "blind64": {"conflict": (0.85, 0.04), "missing": (0.94, 0.00), "high_risk": (0.92, 0.04)},
+    # positive fewer); since read for round 55: C 106/110 / 0/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind64": {"conflict": (0.96, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
