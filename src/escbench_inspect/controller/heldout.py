@@ -256,7 +256,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   (2-AO).
 - blind half 65 (``detector_heldout_blind65.yaml``, split ``blind65``, ids ``yth_``/``ytc_``/``ytm_``, issue
   22z): as the sixty-fourth (``docs/blind_halves/author_spec_v65.md``, six authors); written while round 54
-  was read from blind half 63, frozen before round 55 was begun and before anyone read it.
+  was read from blind half 63, frozen before round 55 was begun and before anyone read it; run once on round 55
+  (2-AP).
 - blind half 66 (``detector_heldout_blind66.yaml``, split ``blind66``, ids ``yuh_``/``yuc_``/``yum_``, issue
   22z): as the sixty-fifth (``docs/blind_halves/author_spec_v66.md``, six authors); written while round 55
   was read from blind half 64, frozen before round 56 was begun and before anyone read it.
