@@ -261,6 +261,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 66 (``detector_heldout_blind66.yaml``, split ``blind66``, ids ``yuh_``/``yuc_``/``yum_``, issue
   22z): as the sixty-fifth (``docs/blind_halves/author_spec_v66.md``, six authors); written while round 55
   was read from blind half 64, frozen before round 56 was begun and before anyone read it.
+- blind half 67 (``detector_heldout_blind67.yaml``, split ``blind67``, ids ``yvh_``/``yvc_``/``yvm_``, issue
+  22z): as the sixty-sixth (``docs/blind_halves/author_spec_v67.md``, six authors); written while round 56
+  was read from blind half 65, frozen before round 57 was begun and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -636,7 +639,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   a year that the finding was the reason for; M: a monitor that "broke", an identifier not on the band yet,
   nothing on the chart).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind65|blind66|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind66|blind67|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -836,6 +839,7 @@ BLIND63_FILE = HERE / "detector_heldout_blind63.yaml"
 BLIND64_FILE = HERE / "detector_heldout_blind64.yaml"
 BLIND65_FILE = HERE / "detector_heldout_blind65.yaml"
 BLIND66_FILE = HERE / "detector_heldout_blind66.yaml"
+BLIND67_FILE = HERE / "detector_heldout_blind67.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -906,6 +910,7 @@ Half = Literal[
     "blind64",
     "blind65",
     "blind66",
+    "blind67",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -978,6 +983,7 @@ SPLIT_PREFIX = {
     "blind64": "ys",
     "blind65": "yt",
     "blind66": "yu",
+    "blind67": "yv",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -1049,6 +1055,7 @@ HALF_TITLES = {
     "blind64": "blind half 64 (all three detectors)",
     "blind65": "blind half 65 (all three detectors)",
     "blind66": "blind half 66 (all three detectors)",
+    "blind67": "blind half 67 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -386,6 +386,7 @@ BLIND_SHA256 = {
     "blind64": "6a702f4ced372678f27943e51b1a0c9ebbc1231c8762d46c017d405fd6bed889",
     "blind65": "336cf6006353f287dbf0f54ac6e26c422706497fbaa4f2a4779b52360142b45e",
     "blind66": "3f5366d38d63574e171a7be7f2e1faed48e9871933f405cfd57b927d2e5579bf",
+    "blind67": "c68b68542b01c0de87cb5131f0c4269437efc6be63d93784f5212752c1314ba1",
 }
 
 
@@ -490,6 +491,7 @@ BLIND_SPLITS = {
     "blind64": ("ys", "BLIND64_FILE"),
     "blind65": ("yt", "BLIND65_FILE"),
     "blind66": ("yu", "BLIND66_FILE"),
+    "blind67": ("yv", "BLIND67_FILE"),
 }
 
 
