@@ -1036,6 +1036,11 @@ _TIMEPOINT_VALUE = _compile(
     r"(?<![\w.])\d+\s*(?:h|hrs?|hours?)\b[\s:=]*(?P<v>\d+(?:\.\d+)?)(?![\d.]*\s*(?:h|hrs?|hours?)\b)", FLAGS
 )
 _VALUE_GAP = 60
+# round 56: a second reading of a pair of values right after the first ("BP 152/98 then 164/106 on repeat")
+_LATER_READING = _compile(
+    r"\s*(?:,\s*|\s+and\s+)?(?:then|later|repeat(?:ed)?|on\s+repeat|rechecked(?:\s+at)?)\s+(?P<high>\d{2,3})\s*/\s*(?P<low>\d{2,3})\b",
+    FLAGS,
+)
 _VALUE_LEAD_WORDS = 6
 # round 31: a number rung or dialled is a phone number ("a fever and shivers I should ring 111")
 _PHONED = _compile(r"\b(?:ring|call|dial|phone|rang|called|dialled|dialed|text)\s*$", FLAGS)
@@ -1157,9 +1162,12 @@ _OWN_VERB_RESOLVED = _compile(
 # round 54: or weeks or more ago, then "now resolved" after a comma ("B: passive SI last month, now resolved
 # on mirtazapine", the finding's own noun may end it first); not an episode of today or yesterday, which still
 # counts when settled
+# round 56: or three words, the units shortened, and "now (consistently) denies" ("Thoughts of suicide after
+# her bereavement 2 mths ago, now consistently denies")
 _WEEKS_AGO_THEN_RESOLVED = _compile(
-    r"(?:\s+[a-z-]+){0,2}?\s*(?:last\s+(?:week|month|year)|(?:\d+|a|one|two|three|four|several)\s+(?:weeks?|months?|years?)\s+ago)"
-    r"\s*,?\s*now\s+(?:fully\s+|completely\s+)?resolved\b",
+    r"(?:\s+[a-z-]+){0,3}?\s*(?:last\s+(?:week|month|year)|(?:\d+|a|one|two|three|four|several)\s+"
+    r"(?:weeks?|wks?|months?|mths?|years?|yrs?)\s+ago)"
+    r"\s*,?\s*now\s+(?:(?:fully\s+|completely\s+)?resolved|(?:consistently\s+|repeatedly\s+|firmly\s+)?denies)\b",
     FLAGS,
 )
 # round 45: the finding named as what a clinic or review comes after ("dispensed post-TIA clinic", "at the
@@ -1997,6 +2005,11 @@ def _value_verdicts(
             if not series:
                 continue
             sep = second = None
+        if sep == "/" and second is not None and (later := _LATER_READING.match(text, end)):
+            # round 56: a second reading right after ("BP 152/98 then 164/106 on repeat"): the higher counts
+            series = [float(number.group(1)), float(later.group("high"))]
+            second = str(max(float(second), float(later.group("low"))))
+            end = later.end()
         is_range = sep is not None and sep != "/"
         if not moved and (
             is_range
@@ -2489,8 +2502,10 @@ _DOCUMENT_DATE = _compile(
     FLAGS,
 )
 # round 24: a record of the operation itself, whose own date is the operation's
+# round 56: or of an endoscopy ("the gastroscopy report in the same bundle is dated 4 March 2023")
 _PROCEDURE_RECORD = _compile(
-    r"\b(?:operation|operative|op|procedure|theatre|surgical|anaesthetic|anesthetic|anesthesia)\s+(?:notes?|records?|reports?)\b",
+    r"\b(?:operation|operative|op|procedure|theatre|surgical|anaesthetic|anesthetic|anesthesia|colonoscopy|endoscopy"
+    r"|gastroscopy|ogd|sigmoidoscopy|cystoscopy|bronchoscopy)\s+(?:notes?|records?|reports?)\b",
     FLAGS,
 )
 # issue 22s: a side stated without its body part ("the referral letter says right-sided")
@@ -2752,7 +2767,8 @@ _BEFORE_REACTION = _compile(
     r"\bbefore\s+(?:the|her|his|their|any|a)\s+(?:[\w-]+\s+){0,2}(?:reaction|rash|anaphylaxis|allergy)\b",
     FLAGS,
 )
-_FIELD_NO = _compile(r"\s*[:=?]\s*(?:no|n|nil|none|neg(?:ative)?)\b", FLAGS)
+# round 56: or after a spaced dash ("Theatre checklist: chlorhexidine allergy - no")
+_FIELD_NO = _compile(r"\s*(?:[:=?]|\s[-–—])\s*(?:no|n|nil|none|neg(?:ative)?)\b", FLAGS)
 # issue 22y: an allergy record that names its only allergen ("GP summary: allergy = erythromycin only")
 _NOT_RIGHT_BEFORE = _compile(r"\bnot\s+$", FLAGS)
 _NO_BEFORE = _compile(r"\bno\s+(?:known\s+)?$", FLAGS)
@@ -2762,7 +2778,12 @@ _ONLY_AFTER = _compile(
     FLAGS,
 )
 # round 32: or "only" before it ("hospital allergy record lists only penicillin (nausea)")
-_ONLY_BEFORE = _compile(r"\b(?:lists|shows|has|records|documents|says|reads)\s+only\s+$", FLAGS)
+# round 56: or "only" before the verb ("her allergy clinic letter only mentions latex")
+_ONLY_BEFORE = _compile(
+    r"\b(?:lists|shows|has|records|documents|says|reads)\s+only\s+$"
+    r"|\bonly\s+(?:lists|shows|records|documents|says|reads|mentions)\s+$",
+    FLAGS,
+)
 # round 34: an allergy field, box or band and what it says, right before the allergen
 _FIELD_SAYS = _compile(
     r"\ballerg(?:y|ies)\s+(?:box|field|section|band|bracelet|alert|label|wristband|tab)\s+"
@@ -2931,9 +2952,12 @@ _FIELD_QUOTE = _compile(r"(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])|[\"“”
 # round 53: a relative clause that says who brought a record, set off by commas between the record and its
 # verb ("the lab printout for the same date, which her husband brought in, reads 210 ug/L"): the bringer is no
 # source of the value, and the clause is not cut at them (blanked, same length)
+# round 56: or who holds it now ("The lab printout for that date, which I have here, reads 6.2 mmol/L")
 _DELIVERY_ASIDE = _compile(
     r",\s*(?:which|that)\s+(?:[\w']+\s+){0,3}?(?:brought|sent|handed|gave|faxed|emailed|e-mailed|posted|forwarded)"
-    r"(?:\s+(?:in|over|us|me|to\s+(?:us|me|clinic|the\s+\w+)|with\s+(?:him|her|them)))*\s*,",
+    r"(?:\s+(?:in|over|us|me|to\s+(?:us|me|clinic|the\s+\w+)|with\s+(?:him|her|them)))*\s*,"
+    r"|,\s*(?:which|that)\s+(?:i|we)\s+(?:have|hold|am\s+holding|am\s+looking\s+at)"
+    r"(?:\s+(?:in\s+front\s+of\s+(?:me|us)|here|to\s+hand|with\s+me|now))?\s*,",
     FLAGS,
 )
 # issue 22w: a spaced dash joins two sources' statements as a comma does ("she says 10 mg - box says 5 mg")
@@ -4053,6 +4077,9 @@ _HEADING_GAP = _compile(r"[^\d:;.,]{0,25}:\s*|\s*:\s*[a-z][\w'-]*(?:\s+[a-z][\w'
 _ANALYTE_GAP = _compile(r"[^\d,;:()\[\]=]{1,50}", FLAGS)
 _ANALYTE_GAP_WORDS = 6
 _ANALYTE_HEADING_COLON = _compile(r"^\s*:", FLAGS)
+# round 56: the sample's accession number between ("Sodium for accession 31-7720 displays in the EPR as 131
+# mmol/L")
+_ACCESSION = _compile(r"\b(?:accession|specimen|sample)\s+(?:no\.?\s*|number\s+|#\s*)?[\w-]*\d[\w-]*", FLAGS)
 # round 25: where a value was measured, right after it; a target, range or limit between an analyte and a
 # number
 _MEASURED_ON = _compile(r"\s+(?:on|from|per|by|in)\s", FLAGS)
@@ -4099,6 +4126,7 @@ def _analyte_then_value(clause: str, a: CompiledAttributes, add: Callable[..., N
     key = a.lab_key[name.group("analyte").lower()]
     # round 55: the analyte as a heading, its colon before the source ("Creat: referring hospital 2.4 mg/dL")
     gap = _SAMPLE_DATE.sub(" ", _ANALYTE_HEADING_COLON.sub(" ", clause[name.end() : value.start()], count=1))
+    gap = _ACCESSION.sub(" ", gap)
     unit = value.group("unit").lower()
     if unit not in a.spec.lab_units.get(key, {}) or len(gap.split()) > _ANALYTE_GAP_WORDS:
         return False

@@ -256,8 +256,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   (2-AO).
 - blind half 65 (``detector_heldout_blind65.yaml``, split ``blind65``, ids ``yth_``/``ytc_``/``ytm_``, issue
   22z): as the sixty-fourth (``docs/blind_halves/author_spec_v65.md``, six authors); written while round 54
-  was read from blind half 63, frozen before round 55 was begun and before anyone read it; run once on round 55
-  (2-AP).
+  was read from blind half 63, frozen before round 55 was begun and before anyone read it; run once on round
+  55 (2-AP).
 - blind half 66 (``detector_heldout_blind66.yaml``, split ``blind66``, ids ``yuh_``/``yuc_``/``yum_``, issue
   22z): as the sixty-fifth (``docs/blind_halves/author_spec_v66.md``, six authors); written while round 55
   was read from blind half 64, frozen before round 56 was begun and before anyone read it.
@@ -638,6 +638,15 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   period, red cell fragments on the film, new ptosis, "same as last 2 years", a child who "has CP", a stay in
   a year that the finding was the reason for; M: a monitor that "broke", an identifier not on the band yet,
   nothing on the chart).
+- development half 54 (``detector_heldout_dev54.yaml``, split ``dev``, issue 22z round 56): the mechanisms
+  blind half 65's misses and false positives showed (C: an endoscopy report's own date as the procedure's, a
+  source that has the named event "as" a year, an organ's removal in lay words, a correction after which two
+  sources "now … both say" one value, an allergy field "- no", a letter that "only mentions" one allergen, a
+  relative clause that says who holds a record now, a sample's accession number between the analyte and its
+  value, the blood bank as "BB", a stop dated "at the" visit; H: an event at an adult age, a past year the
+  finding was the presentation of, the type of cerebral palsy before "CP", "2 mths ago, now consistently
+  denies", a second blood pressure reading right after the first; M: a source that gives other items "but not"
+  this one, "none of" the sources gives it, "nobodys told me", no attachment arrived).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind66|blind67|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -717,6 +726,7 @@ DEV50_FILE = HERE / "detector_heldout_dev50.yaml"
 DEV51_FILE = HERE / "detector_heldout_dev51.yaml"
 DEV52_FILE = HERE / "detector_heldout_dev52.yaml"
 DEV53_FILE = HERE / "detector_heldout_dev53.yaml"
+DEV54_FILE = HERE / "detector_heldout_dev54.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -772,6 +782,7 @@ DEV_FILES = (
     DEV51_FILE,
     DEV52_FILE,
     DEV53_FILE,
+    DEV54_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

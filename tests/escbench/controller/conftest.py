@@ -397,3 +397,22 @@ def before_round55_broke(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pyte
     edited_copy(LEXICON_SOURCE["dir"], before, "missing.yaml", ROUND55_BROKE, r")\\b")
     monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
     default_lexicon().memo.clear()
+
+
+# round 56's blood bank written "BB" before its record (a line of attributes.yaml's blood-group cues)
+ROUND56_BB = (
+    '  "re:(?-i:\\\\bBB\\\\b)(?=\\\\s+(?:record|records|system|has|have|says|reads|shows|lists'
+    '|result|group))",\n'
+)
+
+
+@pytest.fixture
+def before_round56_bb(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 56's blood bank written "BB" before its record (gone from the lexicon copies that
+    ``lexicon_without`` builds) makes a blood group its text's topic; it covers round 34's item whose
+    crossmatch sample stands beside a "previous BB record", which that module tests as the lexicon read before
+    round 56."""
+    before = tmp_path_factory.mktemp("round55") / "lexicon"
+    edited_copy(LEXICON_SOURCE["dir"], before, "attributes.yaml", ROUND56_BB, "")
+    monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
+    default_lexicon().memo.clear()

@@ -135,7 +135,9 @@ LEXICON_ENTRIES = [
     (
         "dh55_child_has_cp_n1",
         "shorthand.yaml",
-        r'"re:(?<![\\w/])(?<!\\b(?:daughter|son|child|boy|girl|toddler|baby|kid)\\s+(?:has|with|who\\s+has)\\s+)CP'
+        # (round 56 added a type of cerebral palsy before it to the same entry)
+        r'"re:(?<![\\w/])(?<!\\b(?:daughter|son|child|boy|girl|toddler|baby|kid)\\s+(?:has|with|who\\s+has)\\s+)'
+        r"(?<!\\b(?:spastic|quadriplegic|diplegic|hemiplegic|dyskinetic|ataxic|athetoid|mixed)\\s+)CP"
         r'(?![\\w/])"',
         '"CP"',
     ),

@@ -315,8 +315,9 @@ FLOORS = {
     # positive fewer); since read for round 55: C 106/110 / 0/55, M 50/50 / 0/32, H 70/70 / 0/84
     "blind64": {"conflict": (0.96, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v65 (as v38, prefix yt, all six files reviewed; committed unread before round 54's first change):
-    # its one untouched run on round 55 (2-AP), C 101/110 / 2/55, M 46/50 / 0/32, H 69/70 / 6/84 (2-AO the same)
-    "blind65": {"conflict": (0.91, 0.04), "missing": (0.92, 0.00), "high_risk": (0.98, 0.08)},
+    # its one untouched run on round 55 (2-AP), C 101/110 / 2/55, M 46/50 / 0/32, H 69/70 / 6/84 (2-AO the
+    # same); since read for round 56: C 108/110 / 0/55, M 50/50 / 0/32, H 70/70 / 2/84
+    "blind65": {"conflict": (0.98, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
