@@ -260,7 +260,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   55 (2-AP).
 - blind half 66 (``detector_heldout_blind66.yaml``, split ``blind66``, ids ``yuh_``/``yuc_``/``yum_``, issue
   22z): as the sixty-fifth (``docs/blind_halves/author_spec_v66.md``, six authors); written while round 55
-  was read from blind half 64, frozen before round 56 was begun and before anyone read it.
+  was read from blind half 64, frozen before round 56 was begun and before anyone read it; run once on round
+  56 (2-AQ).
 - blind half 67 (``detector_heldout_blind67.yaml``, split ``blind67``, ids ``yvh_``/``yvc_``/``yvm_``, issue
   22z): as the sixty-sixth (``docs/blind_halves/author_spec_v67.md``, six authors); written while round 56
   was read from blind half 65, frozen before round 57 was begun and before anyone read it.
