@@ -134,10 +134,9 @@ def before_round29_record(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pyt
     before_split = split.pattern.split(r"|,\s+(?=(?:the\s+)?(?:[\w-]+\s+){0,2}(?:flowsheet", 1)[0]
     assert before_split != split.pattern
     monkeypatch.setattr(detectors, "_CLAUSE_SPLIT", regex.compile(before_split, split.flags))
-    before = tmp_path_factory.mktemp("round28") / "lexicon"
-    edited_copy(LEXICON_SOURCE["dir"], before, "attributes.yaml", ROUND29_DOSE_ON_LIST, "")
-    monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
-    default_lexicon().memo.clear()
+    lexicon_source_edited(
+        monkeypatch, tmp_path_factory, "attributes.yaml", ROUND29_DOSE_ON_LIST, "", "round28"
+    )
 
 
 def copy_without_lines(
@@ -164,6 +163,16 @@ def lexicon_source_without(
     monkeypatch.setitem(LEXICON_SOURCE, "dir", copy)
     default_lexicon().memo.clear()
     return copy
+
+
+def lexicon_source_edited(
+    monkeypatch: pytest.MonkeyPatch, factory: pytest.TempPathFactory, file: str, old: str, new: str, name: str
+) -> None:
+    """Make ``lexicon_without`` copy a lexicon with ``old`` (exactly once in ``file``) replaced by ``new``, on
+    top of any earlier round's copy, and clear the packaged lexicon's memo."""
+    before = edited_copy(LEXICON_SOURCE["dir"], factory.mktemp(name) / "lexicon", file, old, new)
+    monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
+    default_lexicon().memo.clear()
 
 
 # the start of round 30's lexicon line of a source that has the patient not on a drug ("says she isnt on it")
@@ -393,17 +402,12 @@ def before_round55_broke(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pyte
     """Round 55's device that "broke" (gone from the lexicon copies that ``lexicon_without`` builds) covers
     round 48's item whose thermometer broke before its temperature could not be taken ("havent been able to
     take her temperature"); that module is tested as the lexicon read before round 55."""
-    before = tmp_path_factory.mktemp("round54") / "lexicon"
-    edited_copy(LEXICON_SOURCE["dir"], before, "missing.yaml", ROUND55_BROKE, r")\\b")
-    monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
-    default_lexicon().memo.clear()
+    lexicon_source_edited(monkeypatch, tmp_path_factory, "missing.yaml", ROUND55_BROKE, r")\\b", "round54")
 
 
-# round 56's blood bank written "BB" before its record (a line of attributes.yaml's blood-group cues)
-ROUND56_BB = (
-    '  "re:(?-i:\\\\bBB\\\\b)(?=\\\\s+(?:record|records|system|has|have|says|reads|shows|lists'
-    '|result|group))",\n'
-)
+# the start of round 56's line of the blood bank written "BB" before its record (attributes.yaml's blood-group
+# cues)
+ROUND56_BB_LINES = (("attributes.yaml", '  "re:(?-i:\\\\bBB\\\\b)'),)
 
 
 @pytest.fixture
@@ -412,7 +416,4 @@ def before_round56_bb(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.
     ``lexicon_without`` builds) makes a blood group its text's topic; it covers round 34's item whose
     crossmatch sample stands beside a "previous BB record", which that module tests as the lexicon read before
     round 56."""
-    before = tmp_path_factory.mktemp("round55") / "lexicon"
-    edited_copy(LEXICON_SOURCE["dir"], before, "attributes.yaml", ROUND56_BB, "")
-    monkeypatch.setitem(LEXICON_SOURCE, "dir", before)
-    default_lexicon().memo.clear()
+    lexicon_source_without(monkeypatch, tmp_path_factory, ROUND56_BB_LINES, "round55")
