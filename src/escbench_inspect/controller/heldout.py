@@ -265,6 +265,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 67 (``detector_heldout_blind67.yaml``, split ``blind67``, ids ``yvh_``/``yvc_``/``yvm_``, issue
   22z): as the sixty-sixth (``docs/blind_halves/author_spec_v67.md``, six authors); written while round 56
   was read from blind half 65, frozen before round 57 was begun and before anyone read it.
+- blind half 68 (``detector_heldout_blind68.yaml``, split ``blind68``, ids ``ywh_``/``ywc_``/``ywm_``, issue
+  22z): as the sixty-seventh (``docs/blind_halves/author_spec_v68.md``, six authors); written while round 57
+  was read from blind half 66, frozen before round 58 was begun and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -649,7 +652,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   denies", a second blood pressure reading right after the first; M: a source that gives other items "but not"
   this one, "none of" the sources gives it, "nobodys told me", no attachment arrived).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind66|blind67|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind67|blind68|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -852,6 +855,7 @@ BLIND64_FILE = HERE / "detector_heldout_blind64.yaml"
 BLIND65_FILE = HERE / "detector_heldout_blind65.yaml"
 BLIND66_FILE = HERE / "detector_heldout_blind66.yaml"
 BLIND67_FILE = HERE / "detector_heldout_blind67.yaml"
+BLIND68_FILE = HERE / "detector_heldout_blind68.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -923,6 +927,7 @@ Half = Literal[
     "blind65",
     "blind66",
     "blind67",
+    "blind68",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -996,6 +1001,7 @@ SPLIT_PREFIX = {
     "blind65": "yt",
     "blind66": "yu",
     "blind67": "yv",
+    "blind68": "yw",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -1068,6 +1074,7 @@ HALF_TITLES = {
     "blind65": "blind half 65 (all three detectors)",
     "blind66": "blind half 66 (all three detectors)",
     "blind67": "blind half 67 (all three detectors)",
+    "blind68": "blind half 68 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -392,6 +392,7 @@ BLIND_SHA256 = {
     "blind65": "336cf6006353f287dbf0f54ac6e26c422706497fbaa4f2a4779b52360142b45e",
     "blind66": "3f5366d38d63574e171a7be7f2e1faed48e9871933f405cfd57b927d2e5579bf",
     "blind67": "c68b68542b01c0de87cb5131f0c4269437efc6be63d93784f5212752c1314ba1",
+    "blind68": "27e820d870dc0a861d64447a9b65737141aa3483d9e061adbb1f36fedeb3b0d4",
 }
 
 
@@ -497,6 +498,7 @@ BLIND_SPLITS = {
     "blind65": ("yt", "BLIND65_FILE"),
     "blind66": ("yu", "BLIND66_FILE"),
     "blind67": ("yv", "BLIND67_FILE"),
+    "blind68": ("yw", "BLIND68_FILE"),
 }
 
 
