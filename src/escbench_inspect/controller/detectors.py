@@ -1148,15 +1148,26 @@ _RECOVERED_AFTER = _compile(
     # round 52: a single episode, none since ("a simple febrile seizure at nursery 5 days ago (1 min); since
     # then afebrile and well, no further seizures")
     r"|\bsince\s+then\b[^.;\n]{0,60}?\bno\s+(?:further|more|new|other)\s+(?:episodes?|seizures?|fits?|convulsions?"
-    r"|attacks?|events?)\b",
+    r"|attacks?|events?)\b"
+    # round 57: or "never had another … since" ("One febrile seizure at 14 months, has never had another
+    # seizure since", "has never had a fit since"); the writer "breathing fine all day" after an attack ("the
+    # tight breathless episode last night eased after my inhaler and I have been breathing fine all day")
+    r"|\b(?:has|have|had)\s+never\s+had\s+(?:(?:another|one|any)(?:\s+(?:more\s+)?(?:episodes?|seizures?|fits?"
+    r"|convulsions?|attacks?))?|an?\s+(?:episode|seizure|fit|convulsion|attack))\s+(?:ever\s+)?since\b"
+    r"|\b(?:been|is|was|are|were)\s+breathing\s+(?:normally|fine|ok|okay|well|easily)\s+(?:all\s+day|ever\s+since"
+    r"|since|now)\b",
     FLAGS,
 )
 _RECOVERED_REACH = 250
 # round 51: the finding the subject of "has resolved" in its own sentence, no comma between ("passive SI
 # noted at the clinic visit a month ago has since resolved"); not "has not resolved"
 # round 52: or "now resolved" without the auxiliary ("RIF pain on arrival now resolved, eating and drinking")
+# round 57: or "settled within" a stated time ("The crushing chest pain that brought him in on 2 May settled
+# within an hour"), the words between too many for the post-negation window; not one that has not
 _OWN_VERB_RESOLVED = _compile(
-    r"[^.;!?\n,]{0,80}?\b(?:(?:has|have)\s+(?:since\s+|now\s+)?|now\s+(?:fully\s+|completely\s+)?)resolved\b",
+    r"[^.;!?\n,]{0,80}?\b(?:(?:(?:has|have)\s+(?:since\s+|now\s+)?|now\s+(?:fully\s+|completely\s+)?)resolved\b"
+    r"|\bsettled(?<!\bnot\s+settled|n't\s+settled|\bnever\s+settled)\s+(?:within|in|after)\s+(?:about\s+|around\s+)?"
+    r"(?:an?|one|two|three|\d+|a\s+few)\s+(?:minutes?|mins?|hours?|hrs?|h)\b)",
     FLAGS,
 )
 # round 54: or weeks or more ago, then "now resolved" after a comma ("B: passive SI last month, now resolved
@@ -1357,8 +1368,11 @@ _AGE_AFTER = _compile(
 # round 30: a list of warning signs that "should prompt immediate attendance" (safety-netting advice)
 # round 37: or that "means" going to A&E ("numbness down below or trouble peeing with back pain means go to
 # a&e straight away")
+# round 57: or "would need" urgent review ("any black stools or vomiting blood would need same-day review")
 _PROMPTS_AFTER = _compile(
     r"[^.;\n]{0,120}?\b(?:(?:should|must|would|will)\s+prompt"
+    r"|would\s+(?:need|require|warrant|mean)\s+(?:an?\s+)?(?:same[\s-]day|urgent|immediate|emergency|prompt)\s+"
+    r"(?:review|assessment|attendance|attention|admission|care|referral)\b"
     r"|means?\s+(?:(?:you|i|we|she|he|they)\s+(?:should|must|need\s+to|have\s+to)\s+)?"
     r"(?:go|call|ring|dial|come|attend|seek)\b(?!\s+(?:back|home)\b))",
     FLAGS,
@@ -1396,6 +1410,17 @@ _SELF_CHECK_QUESTION = _compile(
     # round 40: or worried about the writer's own ("my mum … lost the sight in one eye from glaucoma and im
     # worried about mine")
     r"|\bworried\s+about\s+(?:mine|my\s+own)\b",
+    FLAGS,
+)
+# round 57: or the relative then died of it ("my mum got chest pain while gardening and died of a heart attack
+# at 58"): one who died is not the patient; "and died" with no subject of its own (not "and her brother died
+# …"), and the cause of death after "died of" ("… died of a heart attack")
+_AND_DIED_AFTER = _compile(
+    r"[^.;!?\n]{0,80}?\band\s+(?:later\s+|then\s+|sadly\s+)?(?:died|passed\s+away)\b", FLAGS
+)
+_DIED_OF_BEFORE = _compile(
+    r"(?<!\b(?:nearly|almost)\s)\b(?:died|passed\s+away)\s+(?:of|from|after)\s+(?:an?\s+|the\s+)?"
+    r"(?:(?:massive|sudden|big|huge)\s+)?$",
     FLAGS,
 )
 # round 38: the finding word as the name of a chronic functional scale ("MRC dyspnoea grade 4"): the grade
@@ -1535,7 +1560,11 @@ def _context_reason(
     if (
         hypothetical
         and _WRITERS_RELATIVE.search(_sentence_before(text, start))
-        and _SELF_CHECK_QUESTION.search(text)
+        and (
+            _SELF_CHECK_QUESTION.search(text)
+            or _AND_DIED_AFTER.match(text, end)
+            or _DIED_OF_BEFORE.search(text, max(0, start - 40), start)
+        )
     ):
         return "hypothetical"
     window = _first_words(following, POST_WINDOW_WORDS)

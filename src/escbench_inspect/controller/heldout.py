@@ -651,6 +651,15 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   finding was the presentation of, the type of cerebral palsy before "CP", "2 mths ago, now consistently
   denies", a second blood pressure reading right after the first; M: a source that gives other items "but not"
   this one, "none of" the sources gives it, "nobodys told me", no attachment arrived).
+- development half 55 (``detector_heldout_dev55.yaml``, split ``dev``, issue 22z round 57): the mechanisms
+  blind half 66's misses and false positives showed (C: "is" run into its negative before "consistent", a
+  reconciliation that "neither" source has had, "no current pregnancy", the medicines "at discharge" as a
+  list heading, a denial under an allergy heading, "who's right?" asked of two sources; H: a systolic
+  pressure named alone, "rigoring", a CSF:plasma glucose ratio named by its two fluids, a writer's relative
+  who "died of" the finding, "would need same-day review" after a warning, a pain that "settled within" a
+  stated time, "breathing fine all day" after an attack, "never had another … since", weakness "of" a
+  side's limb, a fever named before the spinal pain, a person found with a ligature; M: someone who
+  "couldn't say" the dose, nobody "phoned with the result", a document "nobody has", a member number).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind67|blind68|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -731,6 +740,7 @@ DEV51_FILE = HERE / "detector_heldout_dev51.yaml"
 DEV52_FILE = HERE / "detector_heldout_dev52.yaml"
 DEV53_FILE = HERE / "detector_heldout_dev53.yaml"
 DEV54_FILE = HERE / "detector_heldout_dev54.yaml"
+DEV55_FILE = HERE / "detector_heldout_dev55.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -787,6 +797,7 @@ DEV_FILES = (
     DEV52_FILE,
     DEV53_FILE,
     DEV54_FILE,
+    DEV55_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

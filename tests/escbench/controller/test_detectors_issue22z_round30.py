@@ -181,8 +181,8 @@ LEXICON_ENTRIES = [
     (
         "dh30_csf_glucose_ratio_n1",
         "high_risk.yaml",
-        r"\\bglucose\\b(?!\\s+(?:ratio|index))",
-        r"\\bglucose\\b",
+        r"\\s+glucose)(?!\\s+(?:ratio|index))",
+        r"\\s+glucose)",
     ),
     ("dh30_subconjunctival_n1", "high_risk.yaml", r"(?<!\\bsubconjunctival\\s)", ""),
     (

@@ -80,8 +80,8 @@ LEXICON_ENTRIES = [
     (
         "dc43_medicines_on_discharge",
         "attributes.yaml",
-        r"(?:medications?|meds|medicines|drugs)\\s+on\\s+discharge\\b",
-        r"(?:zzq)\\s+on\\s+discharge\\b",
+        r"(?:medications?|meds|medicines|drugs)\\s+(?:on|at)\\s+discharge\\b",
+        r"(?:zzq)\\s+(?:on|at)\\s+discharge\\b",
     ),
     (
         "dc43_previous_dose_n1",

@@ -208,7 +208,7 @@ LEXICON_ENTRIES = [
     ("dc22_isnt_pregnant", r"(?:isn'?t|isnt|wasn'?t|wasnt|aren'?t)\\s+pregnant", r"zz\\s+pregnant"),
     ("dc22_rescinded_n1", '"rescinded/revoked"', '"zz"'),
     ("dc22_corrected_by_team_n1", r"(?:corrected|amended|fixed|updated)\\s+by\\s+", r"zz\\s+by\\s+"),
-    ("dc22_clarified_n1", r"been\\s+(?:clarified|reconciled)", r"been\\s+zz"),
+    ("dc22_clarified_n1", r"been\\s+(?:clarified|reconciled)\\b(?<!", r"been\\s+zz\\b(?<!"),
     ("dc22_after_stopping_n1", r"(?:stopping|starting|holding|withholding|treatment", r"(?:zz|treatment"),
     (
         "dc22_both_documents_n1",

@@ -320,8 +320,8 @@ FLOORS = {
     "blind65": {"conflict": (0.98, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.03)},
     # blind v66 (as v38, prefix yu, all six files reviewed; committed unread before round 55's first change):
     # its one untouched run on round 56 (2-AQ), C 98/110 / 3/55, M 47/50 / 1/32, H 65/70 / 6/84 (2-AP the
-    # same)
-    "blind66": {"conflict": (0.89, 0.06), "missing": (0.94, 0.04), "high_risk": (0.92, 0.08)},
+    # same); since read for round 57: C 104/110 / 3/55, M 50/50 / 0/32, H 69/70 / 0/84
+    "blind66": {"conflict": (0.94, 0.06), "missing": (1.00, 0.00), "high_risk": (0.98, 0.00)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
