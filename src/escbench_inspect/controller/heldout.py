@@ -264,7 +264,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   56 (2-AQ).
 - blind half 67 (``detector_heldout_blind67.yaml``, split ``blind67``, ids ``yvh_``/``yvc_``/``yvm_``, issue
   22z): as the sixty-sixth (``docs/blind_halves/author_spec_v67.md``, six authors); written while round 56
-  was read from blind half 65, frozen before round 57 was begun and before anyone read it.
+  was read from blind half 65, frozen before round 57 was begun and before anyone read it; run once on round
+  57 (2-AR).
 - blind half 68 (``detector_heldout_blind68.yaml``, split ``blind68``, ids ``ywh_``/``ywc_``/``ywm_``, issue
   22z): as the sixty-seventh (``docs/blind_halves/author_spec_v68.md``, six authors); written while round 57
   was read from blind half 66, frozen before round 58 was begun and before anyone read it.
