@@ -269,6 +269,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 68 (``detector_heldout_blind68.yaml``, split ``blind68``, ids ``ywh_``/``ywc_``/``ywm_``, issue
   22z): as the sixty-seventh (``docs/blind_halves/author_spec_v68.md``, six authors); written while round 57
   was read from blind half 66, frozen before round 58 was begun and before anyone read it.
+- blind half 69 (``detector_heldout_blind69.yaml``, split ``blind69``, ids ``yxh_``/``yxc_``/``yxm_``, issue
+  22z): as the sixty-eighth (``docs/blind_halves/author_spec_v69.md``, six authors); written while round 57
+  was read from blind half 66, frozen before round 58 was begun and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -662,7 +665,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   side's limb, a fever named before the spinal pain, a person found with a ligature; M: someone who
   "couldn't say" the dose, nobody "phoned with the result", a document "nobody has", a member number).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind67|blind68|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind68|blind69|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -868,6 +871,7 @@ BLIND65_FILE = HERE / "detector_heldout_blind65.yaml"
 BLIND66_FILE = HERE / "detector_heldout_blind66.yaml"
 BLIND67_FILE = HERE / "detector_heldout_blind67.yaml"
 BLIND68_FILE = HERE / "detector_heldout_blind68.yaml"
+BLIND69_FILE = HERE / "detector_heldout_blind69.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -940,6 +944,7 @@ Half = Literal[
     "blind66",
     "blind67",
     "blind68",
+    "blind69",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1014,6 +1019,7 @@ SPLIT_PREFIX = {
     "blind66": "yu",
     "blind67": "yv",
     "blind68": "yw",
+    "blind69": "yx",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -1087,6 +1093,7 @@ HALF_TITLES = {
     "blind66": "blind half 66 (all three detectors)",
     "blind67": "blind half 67 (all three detectors)",
     "blind68": "blind half 68 (all three detectors)",
+    "blind69": "blind half 69 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

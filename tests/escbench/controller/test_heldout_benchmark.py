@@ -397,6 +397,7 @@ BLIND_SHA256 = {
     "blind66": "3f5366d38d63574e171a7be7f2e1faed48e9871933f405cfd57b927d2e5579bf",
     "blind67": "c68b68542b01c0de87cb5131f0c4269437efc6be63d93784f5212752c1314ba1",
     "blind68": "27e820d870dc0a861d64447a9b65737141aa3483d9e061adbb1f36fedeb3b0d4",
+    "blind69": "e618f990fcb54209a7cdf2f37ae2d45e655e8bd66b78e9390113ee0feda8a7e7",
 }
 
 
@@ -503,6 +504,7 @@ BLIND_SPLITS = {
     "blind66": ("yu", "BLIND66_FILE"),
     "blind67": ("yv", "BLIND67_FILE"),
     "blind68": ("yw", "BLIND68_FILE"),
+    "blind69": ("yx", "BLIND69_FILE"),
 }
 
 
