@@ -1409,7 +1409,10 @@ _SELF_CHECK_QUESTION = _compile(
     r"|\bi'?d\s+like\s+(?:to\s+(?:get|have)\s+)?(?:my|me|myself)\b[^.?!\n]{0,30}?\s+(?:checked|tested|screened)\b"
     # round 40: or worried about the writer's own ("my mum … lost the sight in one eye from glaucoma and im
     # worried about mine")
-    r"|\bworried\s+about\s+(?:mine|my\s+own)\b",
+    r"|\bworried\s+about\s+(?:mine|my\s+own)\b"
+    # round 58: or whether it means the writer will get it ("does that mean i will get it too?")
+    r"|\b(?:does|do|will|would|could)\s+(?:that|this|it)\s+mean\s+(?:that\s+)?i(?:'ll|\s+will|\s+would|'d)?\s+"
+    r"(?:get|have|develop|inherit)\b",
     FLAGS,
 )
 # round 57: or the relative then died of it ("my mum got chest pain while gardening and died of a heart attack
@@ -1988,6 +1991,11 @@ def _value_in_condition(text: str, start: int) -> bool:
     return _in_condition(_sentence_before(text, start))
 
 
+# round 58: an analyte said to have come back to normal right before the next number ("apyrexial 48 h, lactate
+# normalised, HR 72"): that number is the next item's
+_NORMALISED_LEAD = _compile(r"^\s*(?:normalised|normalized|normalising|normalizing)\b", FLAGS)
+
+
 def _value_verdicts(
     compiled: CompiledConcept, rule: Threshold, text: str, lexicon: Lexicon, folded: str | None
 ) -> Iterable[tuple[int, int, str | None]]:
@@ -2008,6 +2016,8 @@ def _value_verdicts(
         counted = _RELATIVE_ASIDE.sub(" ", lead)
         if regex.search(r"\d", lead) or len(counted.split()) > _VALUE_LEAD_WORDS or _PHONED.search(lead):
             continue
+        if _NORMALISED_LEAD.search(lead):
+            continue  # round 58: "lactate normalised, HR 72": the analyte has no number, the next one does
         if _CLOCK_NOT_A_VALUE.match(window, number.end()):
             continue  # round 32: a clock time ("Sodium valproate 500 mg given at 08:00") is no measured value
         end = match.end() + number.end()

@@ -664,6 +664,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   stated time, "breathing fine all day" after an attack, "never had another … since", weakness "of" a
   side's limb, a fever named before the spinal pain, a person found with a ligature; M: someone who
   "couldn't say" the dose, nobody "phoned with the result", a document "nobody has", a member number).
+- development half 56 (``detector_heldout_dev56.yaml``, split ``dev``, issue 22z round 58): the mechanisms
+  blind half 67's misses and false positives showed (C: "neither of them matches" as no agreement, two
+  sources that "both meant the same thing", a MedicAlert bracelet as an allergy record, a prescriber who
+  "took him off it", an allergy check that found none recorded; H: "won't need them after this", whether it
+  "means I will get it" asked of a relative's illness, a test that "rules out" the finding, an analyte
+  "normalised" right before the next item's number; M: "no recent" test with no time stated, a document the
+  sender "didnt send").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind68|blind69|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -745,6 +752,7 @@ DEV52_FILE = HERE / "detector_heldout_dev52.yaml"
 DEV53_FILE = HERE / "detector_heldout_dev53.yaml"
 DEV54_FILE = HERE / "detector_heldout_dev54.yaml"
 DEV55_FILE = HERE / "detector_heldout_dev55.yaml"
+DEV56_FILE = HERE / "detector_heldout_dev56.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -802,6 +810,7 @@ DEV_FILES = (
     DEV53_FILE,
     DEV54_FILE,
     DEV55_FILE,
+    DEV56_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

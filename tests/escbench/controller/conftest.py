@@ -417,3 +417,20 @@ def before_round56_bb(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.
     crossmatch sample stands beside a "previous BB record", which that module tests as the lexicon read before
     round 56."""
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND56_BB_LINES, "round55")
+
+
+# the starts of round 58's lines of a test "no recent" with no time stated and a document the sender did not
+# send (missing.yaml's absence markers)
+ROUND58_SENT_LINES = (
+    ("missing.yaml", '      - "re:\\\\bno\\\\s+recent\\\\s+(?:egfr'),
+    ("missing.yaml", "      - \"(didn't|didnt|did not|haven't|havent|hasn't|hasnt|never) (send|sent)"),
+)
+
+
+@pytest.fixture
+def before_round58(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 58's "no recent" test and a document "never sent" (gone from the lexicon copies that
+    ``lexicon_without`` builds) cover round 34's item with "no recent eGFR or creatinine came with the
+    referral" and round 48's whose home "never sent her DNACPR form with her"; those modules are tested as the
+    lexicon read before round 58."""
+    lexicon_source_without(monkeypatch, tmp_path_factory, ROUND58_SENT_LINES, "round57")

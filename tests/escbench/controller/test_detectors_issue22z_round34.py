@@ -18,7 +18,7 @@ from mechanism_helpers import (
 
 from escbench_inspect.controller import detectors, heldout
 
-pytestmark = pytest.mark.usefixtures("before_round36", "before_round56_bb")
+pytestmark = pytest.mark.usefixtures("before_round36", "before_round56_bb", "before_round58")
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV32_FILE).items}
 

@@ -85,7 +85,12 @@ LEXICON_ENTRIES = [
         r"(?<!\\bnothing\\s+(?:unsure|uncertain|unclear))",
         "",
     ),
-    ("dm45_none_in_months", "missing.yaml", r"(?:egfr|u&es?|renal\\s+function|", r"(?:zzq|"),
+    (
+        "dm45_none_in_months",
+        "missing.yaml",
+        r"(?:recent\\s+)?(?:egfr|u&es?|renal\\s+function|",
+        r"(?:recent\\s+)?(?:zzq|",
+    ),
 ]
 
 test_each_lexicon_entry_carries_its_item = lexicon_entry_test(DEV, fires, LEXICON_ENTRIES)

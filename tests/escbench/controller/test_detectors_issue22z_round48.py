@@ -16,7 +16,7 @@ from mechanism_helpers import (
 
 from escbench_inspect.controller import detectors, heldout
 
-pytestmark = pytest.mark.usefixtures("before_round55_broke")
+pytestmark = pytest.mark.usefixtures("before_round55_broke", "before_round58")
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV46_FILE).items}
 
