@@ -268,7 +268,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   57 (2-AR).
 - blind half 68 (``detector_heldout_blind68.yaml``, split ``blind68``, ids ``ywh_``/``ywc_``/``ywm_``, issue
   22z): as the sixty-seventh (``docs/blind_halves/author_spec_v68.md``, six authors); written while round 57
-  was read from blind half 66, frozen before round 58 was begun and before anyone read it.
+  was read from blind half 66, frozen before round 58 was begun and before anyone read it; run once on round
+  58 (2-AS).
 - blind half 69 (``detector_heldout_blind69.yaml``, split ``blind69``, ids ``yxh_``/``yxc_``/``yxm_``, issue
   22z): as the sixty-eighth (``docs/blind_halves/author_spec_v69.md``, six authors); written while round 57
   was read from blind half 66, frozen before round 58 was begun and before anyone read it.
