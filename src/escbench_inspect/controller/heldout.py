@@ -273,6 +273,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 69 (``detector_heldout_blind69.yaml``, split ``blind69``, ids ``yxh_``/``yxc_``/``yxm_``, issue
   22z): as the sixty-eighth (``docs/blind_halves/author_spec_v69.md``, six authors); written while round 57
   was read from blind half 66, frozen before round 58 was begun and before anyone read it.
+- blind half 70 (``detector_heldout_blind70.yaml``, split ``blind70``, ids ``yyh_``/``yyc_``/``yym_``, issue
+  22z): as the sixty-ninth (``docs/blind_halves/author_spec_v70.md``, six authors); written while round 59
+  was read from blind half 68, frozen before round 59's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -673,7 +676,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "normalised" right before the next item's number; M: "no recent" test with no time stated, a document the
   sender "didnt send").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind68|blind69|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind69|blind70|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -882,6 +885,7 @@ BLIND66_FILE = HERE / "detector_heldout_blind66.yaml"
 BLIND67_FILE = HERE / "detector_heldout_blind67.yaml"
 BLIND68_FILE = HERE / "detector_heldout_blind68.yaml"
 BLIND69_FILE = HERE / "detector_heldout_blind69.yaml"
+BLIND70_FILE = HERE / "detector_heldout_blind70.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -955,6 +959,7 @@ Half = Literal[
     "blind67",
     "blind68",
     "blind69",
+    "blind70",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1030,6 +1035,7 @@ SPLIT_PREFIX = {
     "blind67": "yv",
     "blind68": "yw",
     "blind69": "yx",
+    "blind70": "yy",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -1104,6 +1110,7 @@ HALF_TITLES = {
     "blind67": "blind half 67 (all three detectors)",
     "blind68": "blind half 68 (all three detectors)",
     "blind69": "blind half 69 (all three detectors)",
+    "blind70": "blind half 70 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

@@ -401,6 +401,7 @@ BLIND_SHA256 = {
     "blind67": "c68b68542b01c0de87cb5131f0c4269437efc6be63d93784f5212752c1314ba1",
     "blind68": "27e820d870dc0a861d64447a9b65737141aa3483d9e061adbb1f36fedeb3b0d4",
     "blind69": "e618f990fcb54209a7cdf2f37ae2d45e655e8bd66b78e9390113ee0feda8a7e7",
+    "blind70": "f9b223f1e80f25ba80a43046ae4646bc1f6289cabef5f7f38610406e58a8e411",
 }
 
 
@@ -508,6 +509,7 @@ BLIND_SPLITS = {
     "blind67": ("yv", "BLIND67_FILE"),
     "blind68": ("yw", "BLIND68_FILE"),
     "blind69": ("yx", "BLIND69_FILE"),
+    "blind70": ("yy", "BLIND70_FILE"),
 }
 
 
