@@ -1215,7 +1215,9 @@ _TEST_INDICATION = _compile(
     r"|" + _TEST_FOR + r"\?\s*$"
     # round 53: or a sentence opened by the request, the test named in the sentence before ("Blood gas on air:
     # pH 7.39 … . Requested for ?breathlessness, all within range")
-    r"|(?:^|[.;]\s+)(?:requested|sent|ordered|done|taken|booked)\s+for\s+\?\s*$",
+    r"|(?:^|[.;]\s+)(?:requested|sent|ordered|done|taken|booked)\s+for\s+\?\s*$"
+    # round 59: or under the request's reason heading ("Clinical details: ?breathlessness. Gas on air: …")
+    r"|(?:^|[.;]\s+)(?:request|referral|clinical)\s+(?:reason|details|indication|question)\s*[:\-–—]\s*\?\s*$",
     FLAGS,
 )
 _TEST_INDICATION_REACH = 120
@@ -1339,8 +1341,11 @@ _WELL_NOW = _compile(
     # round 49: or none of it since ("STEMI 2016 (presented w/ crushing chest pain), stented, no angina
     # since")
     r"|\bno\s+(?:\w+\s+){1,2}?since\b(?!\s+(?:yesterday|this|last|\d))"
-    # round 37: an ideation denied today ("today consistently denies SI/intent"; NICE NG225: reassessed)
-    r"|\b(?:today|now|currently)\b[^.;\n]{0,20}?\bden(?:ies|ying)\s+(?:any\s+)?(?:si\b|suicidal|thoughts)"
+    # round 37: an ideation denied today ("today consistently denies SI/intent"; NICE NG225: reassessed);
+    # round 59: or none of it now ("Admitted three days ago for suicidal thoughts, currently no suicidal
+    # ideation")
+    r"|\b(?:today|now|currently)\b[^.;\n]{0,20}?\b(?:den(?:ies|ying)\s+(?:any\s+)?|no\s+(?:further\s+|more\s+)?)"
+    r"(?:si\b|suicidal|thoughts)"
     # round 38: fever gone for a stated time ("now afebrile 48 h"; NICE NG51: review for oral switch)
     r"|\bnow\s+(?:apyrexial|afebrile)\s+(?:for\s+)?(?:>\s*|over\s+)?\d+\s*(?:h|hrs?|hours|days?)\b"
     # round 34: pain-free ever since ("Since discharge he has been completely pain-free")
@@ -1905,9 +1910,25 @@ def _value_hits(
             reason = "historical"
         if reason is None and _opens_in_past(_sentence_before(text, start)):
             reason = "historical"
+        # round 59: or the value of a dated presentation named right after it, the patient well since ("His
+        # potassium was 6.9 mmol/L when he was admitted with an AKI in March; he has made a full recovery")
+        if (
+            reason is None
+            and (presented := _WHEN_PRESENTED_AFTER.match(text, end))
+            and _PAST_ANCHOR.search(presented.group())
+            and _WELL_NOW.search(text, presented.end())
+        ):
+            reason = "historical"
         yield start, end, reason
 
 
+# round 59: the presentation a value was measured at, named right after it ("… when he was admitted with an
+# AKI in March"); ``_value_hits`` reads it with a past anchor in it and the patient well since
+_WHEN_PRESENTED_AFTER = _compile(
+    r"[^.;\n]{0,40}?\bwhen\s+(?:she|he|they|i|we|the\s+(?:patient|child|baby))\s+(?:first\s+)?"
+    r"(?:presented|was\s+admitted|were\s+admitted|came\s+in|was\s+seen)\b[^.;\n]{0,50}",
+    FLAGS,
+)
 # round 49: a relative clause set off by commas between an analyte and its value
 _RELATIVE_ASIDE = _compile(r",\s*(?:which|that)\b[^,.;:\d]{1,60},", FLAGS)
 _TREATED = _compile(r"\b(?:treated|given|gave|following|responded)\b", FLAGS)
@@ -2765,6 +2786,12 @@ _INFUSION_RATE = _compile(
     FLAGS,
 )
 _WEIGHT_NEAR = _compile(r"\b(?:per\s+kg|/kg|kg)\b", FLAGS)
+# round 59: unless the amount has its route and frequency right after it, as a dose does and a weight does not
+# ("Enoxaparin 100 mg SC OD (ED sheet) / 60 mg SC OD (ward chart) - weight 98 kg")
+_REGIMEN_AFTER = _compile(
+    r"\s+(?:sc|s/c|subcut|iv|i\.v\.|im|po|oral|pr|sl|neb)\s+(?:od|bd|bid|tds|tid|qds|qid|nocte|mane|daily|once|twice)\b",
+    FLAGS,
+)
 # round 34: or from the weight itself ("treatment dose 1 mg/kg BD (wt 82 kg = 80 mg BD)")
 _WORKED_OUT = _compile(r"(?:(?:/|\bper\s+)kg|\b\d+(?:\.\d+)?\s*kg)\s*(?:=|→|->)\s*$", FLAGS)
 # round 16: a strength said without its unit after taking or being on it ("the letter says i should be on 75",
@@ -2789,10 +2816,12 @@ _BLOOD_GROUP = _compile(
     # round 40: the D in brackets ("A Rh(D) negative")
     # round 43: or O typed as a zero after a verb that reports it ("the blood bank form … said 0-"); round 51:
     # or before its Rh ("Transfusion card from her hospital in Warsaw reads 0 Rh-": European cards print O so)
-    r"(?<![\w])(?P<abo>A[12]?B|A[12]?|B|O|(?<=\b(?i:said|says|shows|showed|reads|read|is|was)\s)0(?=[+-]|\s*(?i:rh)))"
-    r"\s*(?:(?i:rh)\s*(?:\(\s*D\s*\)|D)?\s*|(?i:rhd)\s*)?"
+    # round 59: or given "as" it, its sign in brackets ("card from her hospital abroad gives her group as 0
+    # Rh(-)")
+    r"(?<![\w])(?P<abo>A[12]?B|A[12]?|B|O|(?<=\b(?i:said|says|shows|showed|reads|read|is|was|as)\s)0(?=[+-]|\s*(?i:rh)))"
+    r"\s*(?:(?i:rh)\s*(?:\(\s*D\s*\)|D)?\s*|(?i:rhd)\s*)?(?:\((?=[+-]\)))?"
     # round 39: or in Spanish, Portuguese or Italian ("grupo B Rh negativo" on a card from abroad)
-    r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive|itivo)?|neg(?:ative|ativo)?)\b)" + _NOT_A_PRODUCT
+    r"(?P<rh>\+|-(?!\w)|(?i:pos(?:itive|itivo)?|neg(?:ative|ativo)?)\b)(?:(?<=\([+-])\))?" + _NOT_A_PRODUCT
 )
 # issue 22y: or its reaction ("radiology system flags iodinated contrast reaction (hives)")
 # issue 22z: or what it does to the patient ("codeine makes me itch all over")
@@ -3759,7 +3788,11 @@ def _mentions(
             continue
         # a clause that speaks of a weight states no dose without its drug, unless one worked out from a dose
         # per kg (round 21: "ED prescribing sheet 1mg/kg = 80mg SC BD")
-        if _WEIGHT_NEAR.search(clause) and not _WORKED_OUT.search(clause, 0, amount.start()):
+        if (
+            _WEIGHT_NEAR.search(clause)
+            and not _WORKED_OUT.search(clause, 0, amount.start())
+            and not _REGIMEN_AFTER.match(clause, amount.end())
+        ):
             continue
         add("dose", IMPLIED, _dose_value(clause, amount), amount.start(), amount.end())
     for rate in _INFUSION_RATE.finditer(clause):

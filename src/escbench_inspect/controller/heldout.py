@@ -675,6 +675,15 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "means I will get it" asked of a relative's illness, a test that "rules out" the finding, an analyte
   "normalised" right before the next item's number; M: "no recent" test with no time stated, a document the
   sender "didnt send").
+- development half 57 (``detector_heldout_dev57.yaml``, split ``dev``, issue 22z round 59): the mechanisms
+  blind half 68's misses and false positives showed (C: "reduced" before an examination finding, a period
+  that "started on" a date, a European card's "0" group with its sign in brackets, "established on" a drug,
+  "no differences found", a dose with its route and frequency beside a weight, a written-out full date, the
+  date of an event named by it, a weekday onset; H: a head strike in the -ing form, a curtain that "has come"
+  across the sight, legs that "keep getting weaker", quadrant pain with a fever, a sepsis alert card, a
+  medical history heading, a request's "clinical details" query, a preterm baby's neonatal course, no
+  suicidal ideation "currently", self-harm scars, a value of a dated presentation; M: no body weight or
+  recent results "enclosed" or "attached").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind69|blind70|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -757,6 +766,7 @@ DEV53_FILE = HERE / "detector_heldout_dev53.yaml"
 DEV54_FILE = HERE / "detector_heldout_dev54.yaml"
 DEV55_FILE = HERE / "detector_heldout_dev55.yaml"
 DEV56_FILE = HERE / "detector_heldout_dev56.yaml"
+DEV57_FILE = HERE / "detector_heldout_dev57.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -815,6 +825,7 @@ DEV_FILES = (
     DEV54_FILE,
     DEV55_FILE,
     DEV56_FILE,
+    DEV57_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

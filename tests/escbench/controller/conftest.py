@@ -208,7 +208,7 @@ def before_round30(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
 ROUND31_LINES = (
     ("modifiers.yaml", '  - "re:\\\\b(?:19|20)\\\\d\\\\d\\\\s*\\\\(\\\\s*$"'),
     ("modifiers.yaml", '  - "re:^[\\\\s,]*(?:coiled|clipped|repaired)'),
-    ("high_risk.yaml", '      - {t: "re:\\\\b(?:worsening|increasing)\\\\s+(?:generali'),
+    ("high_risk.yaml", '      - {t: "re:\\\\b(?:worsening|increasing)\\\\s+(?:(?:generali'),
 )
 
 
@@ -434,3 +434,20 @@ def before_round58(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     referral" and round 48's whose home "never sent her DNACPR form with her"; those modules are tested as the
     lexicon read before round 58."""
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND58_SENT_LINES, "round57")
+
+
+# the start of round 59's lexicon line of a preterm baby's neonatal course ("Born at 30 weeks … now 2 years")
+ROUND59_BORN_LINES = (("modifiers.yaml", '  - "re:\\\\bborn\\\\s+(?:at\\\\s+)?(?:2[2-9]'),)
+
+
+@pytest.fixture
+def before_round59(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 59's reading of a preterm baby's neonatal course (gone from the lexicon copies that
+    ``lexicon_without`` builds) covers the items of rounds 30 and 45 born early ("born at 28 weeks and needed
+    CPAP for respiratory distress"), and its dose with a route and a frequency beside a weight
+    (``_REGIMEN_AFTER``) round 21's worked-out dose ("100 units/kg = 7500 units SC OD. Wt 75 kg"); those
+    modules are tested as the detectors read before round 59."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_REGIMEN_AFTER", NEVER)
+    lexicon_source_without(monkeypatch, tmp_path_factory, ROUND59_BORN_LINES, "round58")

@@ -112,7 +112,7 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("dh26_found_with_tablets", "high_risk.yaml", r'"re:\\bfound\\s+(?:[~\\w]+\\s+){0,3}?with\\b', None),
     ("dh26_tablets_unaccounted", "high_risk.yaml", r'"re:\\bunaccounted\\s+for', None),
     ("dh26_finish_it_properly", "high_risk.yaml", r'"re:\\bfinish\\s+', None),
-    ("dh26_curtain_coming_down", "high_risk.yaml", r'"re:\\bcurtain\\s+(?:coming', None),
+    ("dh26_curtain_coming_down", "high_risk.yaml", r'"re:\\bcurtain\\s+(?:(?:has|had|is|was)', None),
     ("dh26_sight_went", "high_risk.yaml", r'"re:\\b(?:sight|vision)\\s+(?:in|of|out', None),
     # missing
     ("dm26_not_assessed", "missing.yaml", r'"re:\\bnot\\s+(?:yet\\s+)?assessed', None),

@@ -19,7 +19,7 @@ from mechanism_helpers import (
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import IMPLIED, Mention
 
-pytestmark = pytest.mark.usefixtures("before_round31", "before_round38")
+pytestmark = pytest.mark.usefixtures("before_round31", "before_round38", "before_round59")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV28_FILE).items}
 # the patterns as they were before round 30
 DOSE_TAIL_ROUND_29 = regex.compile(

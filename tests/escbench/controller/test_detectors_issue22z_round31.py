@@ -133,8 +133,8 @@ LEXICON_ENTRIES = [
     (
         "dh31_worsening_pain_fever",
         "high_risk.yaml",
-        r"\\b(?:worsening|increasing)\\s+(?:generali",
-        r"\\bzzq\\s+(?:generali",
+        r"\\b(?:worsening|increasing)\\s+(?:(?:generali",
+        r"\\bzzq\\s+(?:(?:generali",
     ),
 ]
 

@@ -168,8 +168,8 @@ LEXICON_ENTRIES = [
     (
         "dh32_sepsis_screen_neg_n1",
         "high_risk.yaml",
-        r"\\bsepsis\\b(?![\\s-]+screen",
-        r"\\bsepsis\\b(?![\\s-]+zzq",
+        r"(?![\\s-]+screen(?:ing)?",
+        r"(?![\\s-]+zzq(?:ing)?",
     ),
     ("dh32_relative_needed_surgery_n1", "modifiers.yaml", "(?:needed|required|underwent|had)", "(?:zzq)"),
     ("dh32_fresh_blood_pr", "high_risk.yaml", r"(?:fresh|dark\\s+red|maroon)\\s+blood", "zzq"),

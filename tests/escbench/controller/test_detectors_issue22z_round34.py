@@ -155,7 +155,7 @@ LEXICON_ENTRIES = [
     (
         "dm34_none_accompanied_request",
         "missing.yaml",
-        r"\\s+(?:accompanied|came\\s+with|was\\s+(?:sent|attached|enclosed|included))\\b",
+        r"\\s+(?:accompanied|came\\s+with|(?:was|were)\\s+(?:sent|attached|enclosed|included|provided))\\b",
         r"\\s+(?:zzq)\\b",
     ),
     ("dm34_no_obs_missing_n1", "missing.yaml", r"(?!\\s+(?:missing|omitted)\\b)", ""),

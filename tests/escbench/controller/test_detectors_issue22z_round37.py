@@ -42,7 +42,9 @@ PAST_ANCHOR_ROUND_36 = pattern_before(
 )
 WELL_NOW_ROUND_36 = pattern_before(
     detectors._WELL_NOW,
-    r"|\b(?:today|now|currently)\b[^.;\n]{0,20}?\bden(?:ies|ying)\s+(?:any\s+)?(?:si\b|suicidal|thoughts)",
+    # (with round 59's "no" beside the denial, which extends the same alternative)
+    r"|\b(?:today|now|currently)\b[^.;\n]{0,20}?\b(?:den(?:ies|ying)\s+(?:any\s+)?|no\s+(?:further\s+|more\s+)?)"
+    r"(?:si\b|suicidal|thoughts)",
 )
 MILD_REACTION_ROUND_36 = pattern_before(detectors._MILD_REACTION, r"|(?<=[-–:]\s{0,2})itch(?:ing|y)?\b")
 

@@ -20,9 +20,9 @@ DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV41_FILE).items}
 
 # the patterns as they were before round 43
 BLOOD_GROUP_ROUND_42 = pattern_before(
-    # (with round 51's reading of the zero before its Rh, which extends the same alternative)
+    # (with round 51's reading of the zero before its Rh and round 59's "as", in the same alternative)
     detectors._BLOOD_GROUP,
-    r"|(?<=\b(?i:said|says|shows|showed|reads|read|is|was)\s)0(?=[+-]|\s*(?i:rh))",
+    r"|(?<=\b(?i:said|says|shows|showed|reads|read|is|was|as)\s)0(?=[+-]|\s*(?i:rh))",
 )
 WELL_NOW_ROUND_42 = pattern_before(
     detectors._WELL_NOW, r"|\b(?:today|now|currently)\b[^.;\n]{0,60}?\bno\s+(?:\w+\s+)?symptoms\b"

@@ -5,6 +5,7 @@ lexicon entry made to match nothing (or as it was) in a copy of the lexicon -- a
 
 from __future__ import annotations
 
+import pytest
 from mechanism_helpers import (
     NEVER,
     all_detector_dev_tests,
@@ -17,6 +18,8 @@ from mechanism_helpers import (
 from escbench_inspect.controller import detectors, heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV43_FILE).items}
+
+pytestmark = pytest.mark.usefixtures("before_round59")
 
 # the patterns as they were before round 45
 PRONOUN_BEFORE_ROUND_44 = pattern_before(detectors._PRONOUN_BEFORE, "|marked|flagged|listed|recorded")

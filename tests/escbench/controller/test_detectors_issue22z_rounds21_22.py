@@ -77,6 +77,7 @@ pytestmark = pytest.mark.usefixtures(
     "before_round31",
     "before_round34",
     "before_round36",
+    "before_round59",
 )
 
 

@@ -327,8 +327,9 @@ FLOORS = {
     # same); since read for round 58: C 101/110 / 2/55, M 50/50 / 0/32, H 69/70 / 1/84
     "blind67": {"conflict": (0.91, 0.04), "missing": (1.00, 0.00), "high_risk": (0.98, 0.02)},
     # blind v68 (as v38, prefix yw, all six files reviewed; committed unread before round 57's first change):
-    # its one untouched run on round 58 (2-AS), C 102/110 / 1/55, M 48/50 / 0/32, H 66/70 / 7/84 (2-AR 8/84)
-    "blind68": {"conflict": (0.92, 0.02), "missing": (0.96, 0.00), "high_risk": (0.94, 0.09)},
+    # its one untouched run on round 58 (2-AS), C 102/110 / 1/55, M 48/50 / 0/32, H 66/70 / 7/84 (2-AR 8/84);
+    # since read for round 59: C 109/110 / 0/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind68": {"conflict": (0.99, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
