@@ -272,7 +272,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   58 (2-AS).
 - blind half 69 (``detector_heldout_blind69.yaml``, split ``blind69``, ids ``yxh_``/``yxc_``/``yxm_``, issue
   22z): as the sixty-eighth (``docs/blind_halves/author_spec_v69.md``, six authors); written while round 57
-  was read from blind half 66, frozen before round 58 was begun and before anyone read it.
+  was read from blind half 66, frozen before round 58 was begun and before anyone read it; run once on round
+  59 (2-AT).
 - blind half 70 (``detector_heldout_blind70.yaml``, split ``blind70``, ids ``yyh_``/``yyc_``/``yym_``, issue
   22z): as the sixty-ninth (``docs/blind_halves/author_spec_v70.md``, six authors); written while round 59
   was read from blind half 68, frozen before round 59's first change was committed and before anyone read it.
