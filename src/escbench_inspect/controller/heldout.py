@@ -277,6 +277,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 70 (``detector_heldout_blind70.yaml``, split ``blind70``, ids ``yyh_``/``yyc_``/``yym_``, issue
   22z): as the sixty-ninth (``docs/blind_halves/author_spec_v70.md``, six authors); written while round 59
   was read from blind half 68, frozen before round 59's first change was committed and before anyone read it.
+- blind half 71 (``detector_heldout_blind71.yaml``, split ``blind71``, ids ``yzh_``/``yzc_``/``yzm_``, issue
+  22z): as the seventieth (``docs/blind_halves/author_spec_v71.md``, six authors); written while round 59
+  was released, frozen before round 60 was begun and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -686,7 +689,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   suicidal ideation "currently", self-harm scars, a value of a dated presentation; M: no body weight or
   recent results "enclosed" or "attached").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind69|blind70|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind70|blind71|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -898,6 +901,7 @@ BLIND67_FILE = HERE / "detector_heldout_blind67.yaml"
 BLIND68_FILE = HERE / "detector_heldout_blind68.yaml"
 BLIND69_FILE = HERE / "detector_heldout_blind69.yaml"
 BLIND70_FILE = HERE / "detector_heldout_blind70.yaml"
+BLIND71_FILE = HERE / "detector_heldout_blind71.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -972,6 +976,7 @@ Half = Literal[
     "blind68",
     "blind69",
     "blind70",
+    "blind71",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1048,6 +1053,7 @@ SPLIT_PREFIX = {
     "blind68": "yw",
     "blind69": "yx",
     "blind70": "yy",
+    "blind71": "yz",
 }
 HALF_TITLES = {
     "dev": "dev half",
@@ -1123,6 +1129,7 @@ HALF_TITLES = {
     "blind68": "blind half 68 (all three detectors)",
     "blind69": "blind half 69 (all three detectors)",
     "blind70": "blind half 70 (all three detectors)",
+    "blind71": "blind half 71 (all three detectors)",
 }
 # The blind halves: written independently, every M item names its task class; absent until added.
 BLIND_HALVES: tuple[Half, ...] = tuple(h for h in HALVES if h.startswith("blind"))

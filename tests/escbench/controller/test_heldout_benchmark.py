@@ -406,6 +406,7 @@ BLIND_SHA256 = {
     "blind68": "27e820d870dc0a861d64447a9b65737141aa3483d9e061adbb1f36fedeb3b0d4",
     "blind69": "e618f990fcb54209a7cdf2f37ae2d45e655e8bd66b78e9390113ee0feda8a7e7",
     "blind70": "f9b223f1e80f25ba80a43046ae4646bc1f6289cabef5f7f38610406e58a8e411",
+    "blind71": "1bf5f6b18982e17cb9dc0c6109e1f1b265b0de757bdc2c5a815bcdb272d358cf",
 }
 
 
@@ -514,6 +515,7 @@ BLIND_SPLITS = {
     "blind68": ("yw", "BLIND68_FILE"),
     "blind69": ("yx", "BLIND69_FILE"),
     "blind70": ("yy", "BLIND70_FILE"),
+    "blind71": ("yz", "BLIND71_FILE"),
 }
 
 
