@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import datetime
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -1221,6 +1221,16 @@ _TEST_INDICATION = _compile(
     FLAGS,
 )
 _TEST_INDICATION_REACH = 120
+# round 60: a counselled list of what to seek help for, the finding further on in it than the hypothetical
+# cue's window of words reaches ("counselled to seek urgent medical help for black stools, coughing or
+# vomiting blood, a severe headache or any bleeding that won't stop"): advice given to someone, or opened
+# after a colon ("counselling given: seek urgent help for …"); not someone who came "to seek help for" it
+_ADVICE_LIST_BEFORE = _compile(
+    r"(?:\b(?:counsel\w*|advised|advice|instructed|reminded|safety[\s-]*net\w*)\b[^.;:\n]{0,30}?\bto\s+|:\s*)"
+    r"(?:seek|get)\s+(?:(?:urgent|immediate|emergency|prompt|medical)\s+)*(?:help|care|attention|advice|review)\s+"
+    r"(?:for|if)\b[^.;:!?\n]*$",
+    FLAGS,
+)
 
 
 def _last_condition(scope: str) -> regex.Match | None:
@@ -1415,6 +1425,9 @@ _SELF_CHECK_QUESTION = _compile(
     # round 40: or worried about the writer's own ("my mum … lost the sight in one eye from glaucoma and im
     # worried about mine")
     r"|\bworried\s+about\s+(?:mine|my\s+own)\b"
+    # round 60: or whether it runs in families ("my mum has heart failure and gets really breathless at night,
+    # does it run in families?")
+    r"|\b(?:does|do|can|could|would|will)\s+(?:that|it|this|these|they)\s+run\s+in\s+(?:the\s+)?famil(?:y|ies)\b"
     # round 58: or whether it means the writer will get it ("does that mean i will get it too?")
     r"|\b(?:does|do|will|would|could)\s+(?:that|this|it)\s+mean\s+(?:that\s+)?i(?:'ll|\s+will|\s+would|'d)?\s+"
     r"(?:get|have|develop|inherit)\b",
@@ -1546,6 +1559,8 @@ def _context_reason(
     ):
         return "hypothetical"
     if hypothetical and _in_condition(clause_before):
+        return "hypothetical"
+    if hypothetical and _ADVICE_LIST_BEFORE.search(clause_before):
         return "hypothetical"
     if hypothetical and _PROMPTS_AFTER.match(text, end):
         return "hypothetical"
@@ -1679,8 +1694,10 @@ def _missing_reason(
     verdict then decides (an absence whose item no cue names falls back to the class-free reading)."""
     if _NOT_FOR_RESUSCITATION.match(text, start, end):
         return "a ceiling-of-care decision"
-    if _NEGATIVE_ALLERGY.match(text, end):
+    if _NEGATIVE_ALLERGY.match(text, end) and not _ABOUT_TOPIC_END.search(text, start, end):
         return "negative finding (no allergies)"
+    if _NO_ITEM_PROBLEM.match(text, start, end):
+        return "present (no problem with it)"
     if _NO_DNR.match(text, start, end) and _FULL_CODE.search(text):
         return "present (full code stated)"
     if (
@@ -1735,6 +1752,15 @@ _FULL_CODE = _compile(
 )
 # issue 22v: a person who "doesn't have any allergies" / "has no known allergies" states the allergy
 # status (negative), unless the words after it say a record lacks it ("… allergies recorded")
+# round 60: an item said to have no problem ("No route confusion on the prescription"): it is there
+_NO_ITEM_PROBLEM = _compile(
+    r"no\s+(?:dose|duration|strength|frequency|route|indication|taper)\s+(?:ambiguity|confusion|discrepanc(?:y|ies)"
+    r"|issues?|concerns?|problems?|errors?|quer(?:y|ies))\b",
+    FLAGS,
+)
+# round 60: a marker that ends on its topic ("says nothing about any allergies") names what is absent; the
+# allergies after it are no negative finding
+_ABOUT_TOPIC_END = _compile(r"\b(?:about|regarding|re|on)\s*$", FLAGS)
 _NEGATIVE_ALLERGY = _compile(
     r"\s+(?:any\s+)?(?:known\s+)?(?:drug\s+|medication\s+|medicine\s+|food\s+)?allerg(?:y|ies)\b"
     r"(?!\s+(?:\w+\s+){0,2}?(?:recorded|documented|listed|stated|on\s+(?:file|record|the)|noted|entered)\b)"
@@ -1787,6 +1813,9 @@ _NOW_RESOLVED = _compile(
 _SUPPLIED_VERB = (
     r"(?:confirm\w*|identified|id'?d|documented|recorded|received|available|known|found|located|matched"
     r"|obtained|clarified|resulted|back|weighed|brought|charted|discussed|completed|signed)\b"
+    # round 60: not a patient who is back ("Obs not done at triage as pt went outside, now back c/o chest
+    # pain")
+    r"(?!(?<=\bback)\s+(?:c/o|complain\w*|from|to\s+(?:the\s+)?(?:ward|bay|department|ed|a&e|triage|clinic|reception)))"
 )
 _LATER_SUPPLIED = _compile(
     r"^[^.?!\n]{0,60}?(?:[,;]|\s[-–—]\s|\bbut\b)\s*[^.;?!\n]{0,40}?"
@@ -3564,17 +3593,51 @@ def _dates_differ(a: frozenset, b: frozenset) -> bool:
 _CYCLE_DAYS = (21, 35)
 
 
-def _one_cycle_apart(a: frozenset, b: frozenset) -> bool:
-    """Some reading of each date (month and day known) lies a menstrual cycle from the other."""
+def _day_gaps(a: frozenset, b: frozenset) -> Iterator[int]:
+    """The days between each reading of one date and each of the other (month and day known), the shorter
+    way round the year."""
     for month_x, day_x, *_ in a:
         for month_y, day_y, *_ in b:
             if None in (month_x, day_x, month_y, day_y):
                 continue
             first = datetime.date(2001, month_x, min(day_x, 28))
             days = abs((first - datetime.date(2001, month_y, min(day_y, 28))).days)
-            if _CYCLE_DAYS[0] <= min(days, 365 - days) <= _CYCLE_DAYS[1]:
-                return True
-    return False
+            yield min(days, 365 - days)
+
+
+def _one_cycle_apart(a: frozenset, b: frozenset) -> bool:
+    """Some reading of each date (month and day known) lies a menstrual cycle from the other."""
+    return any(_CYCLE_DAYS[0] <= days <= _CYCLE_DAYS[1] for days in _day_gaps(a, b))
+
+
+# round 60: two weights dated within a fortnight that differ by more than a tenth are no change: an adult's
+# weight does not change by 10 % within days outside a fluid shift the text would state (an explained cue),
+# and a child gains about 150-200 g a week (WHO Child Growth Standards), as ``_RECENT`` reads "days ago"
+_IMPLAUSIBLE_WEIGHT_DAYS = 14
+_IMPLAUSIBLE_WEIGHT_RATIO = 0.10
+
+
+def _days_apart(first: str, second: str) -> int | None:
+    """The fewest days between a calendar date (month and day) of each clause, or None without both."""
+    gaps = [
+        days
+        for x in _DATE_EVENT.finditer(first)
+        for y in _DATE_EVENT.finditer(second)
+        for days in _day_gaps(_date_value(x), _date_value(y))
+    ]
+    return min(gaps, default=None)
+
+
+def _implausible_weight_change(first: float, second: float, clause: str, other: str) -> bool:
+    """Two weights dated within a fortnight of each other that differ by more than a tenth."""
+    days = _days_apart(clause, other)
+    low = min(first, second)
+    return (
+        days is not None
+        and days <= _IMPLAUSIBLE_WEIGHT_DAYS
+        and low > 0
+        and abs(first - second) / low > _IMPLAUSIBLE_WEIGHT_RATIO
+    )
 
 
 LabUnits = dict[str, float | tuple[float, float]]
@@ -5337,7 +5400,14 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 continue
             if m.attribute in a.spec.history_only and (in_force_history(i) or in_force_history(j)):
                 continue  # issue 22s: a code status "during his 2022 admission" is that admission's
-            if m.attribute in HISTORY_SENSITIVE and (historic_apart(m.attribute, i, j) or dated_apart(i, j)):
+            if (
+                m.attribute in HISTORY_SENSITIVE
+                and (historic_apart(m.attribute, i, j) or dated_apart(i, j))
+                and not (
+                    m.attribute == "weight"
+                    and _implausible_weight_change(m.value, n.value, clause_text[i], clause_text[j])
+                )
+            ):
                 continue
             if m.attribute == "pregnancy_status" and (
                 (_BARE_YEAR.search(clause_text[i]) is None) != (_BARE_YEAR.search(clause_text[j]) is None)

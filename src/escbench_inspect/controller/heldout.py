@@ -688,6 +688,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   medical history heading, a request's "clinical details" query, a preterm baby's neonatal course, no
   suicidal ideation "currently", self-harm scars, a value of a dated presentation; M: no body weight or
   recent results "enclosed" or "attached").
+- development half 58 (``detector_heldout_dev58.yaml``, split ``dev``, issue 22z round 60): the mechanisms
+  blind half 69's misses and false positives showed (C: a first supply with the drug named inside it, two
+  sources "totally different about" something, a dose "adjusted", two weights dated
+  days apart; H: a finding "he had in <month>", a counselled list of what to seek help for, whether it "runs
+  in families", "at her normal level", "should" opening a condition, "seeing double"; M: a cut-off named by
+  its use, "still nothing" on the portal, a patient "now back", a letter that "says nothing about" an item,
+  "no route confusion").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind70|blind71|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -771,6 +778,7 @@ DEV54_FILE = HERE / "detector_heldout_dev54.yaml"
 DEV55_FILE = HERE / "detector_heldout_dev55.yaml"
 DEV56_FILE = HERE / "detector_heldout_dev56.yaml"
 DEV57_FILE = HERE / "detector_heldout_dev57.yaml"
+DEV58_FILE = HERE / "detector_heldout_dev58.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -830,6 +838,7 @@ DEV_FILES = (
     DEV55_FILE,
     DEV56_FILE,
     DEV57_FILE,
+    DEV58_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

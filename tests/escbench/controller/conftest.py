@@ -451,3 +451,13 @@ def before_round59(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
 
     monkeypatch.setattr(detectors, "_REGIMEN_AFTER", NEVER)
     lexicon_source_without(monkeypatch, tmp_path_factory, ROUND59_BORN_LINES, "round58")
+
+
+@pytest.fixture
+def before_round60(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 60's counselled list of what to seek help for (``_ADVICE_LIST_BEFORE``) also reads round 35's
+    item opened after a colon ("Rivaroxaban first supply: seek urgent help for black stools or coughing up
+    blood"); that module is tested as the detectors read before round 60."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_ADVICE_LIST_BEFORE", NEVER)

@@ -176,8 +176,10 @@ LEXICON_ENTRIES = [
     (  # round 35 added a treatment start and a first supply to the entry
         "dc28_start_date",
         "attributes.yaml",
+        # (with round 60's entry of a first supply with the drug named inside it, in the same list)
         '["start date", "date started", "started on", "treatment start", "start of treatment", '
-        '"first supply/dispensed/issued"]',
+        '"first supply/dispensed/issued",\n'
+        '    "re:\\\\bfirst\\\\s+[a-z][\\\\w-]*\\\\s+(?:supply|fill|dispensing|issue)\\\\b"]',
         '["zzq"]',
     ),
     ("dc28_salt_and_acid", "attributes.yaml", "ibandronate: ibandronic acid, ", ""),
