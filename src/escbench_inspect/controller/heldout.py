@@ -276,7 +276,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   59 (2-AT).
 - blind half 70 (``detector_heldout_blind70.yaml``, split ``blind70``, ids ``yyh_``/``yyc_``/``yym_``, issue
   22z): as the sixty-ninth (``docs/blind_halves/author_spec_v70.md``, six authors); written while round 59
-  was read from blind half 68, frozen before round 59's first change was committed and before anyone read it.
+  was read from blind half 68, frozen before round 59's first change was committed and before anyone read it;
+  run once on round 60 (2-AU).
 - blind half 71 (``detector_heldout_blind71.yaml``, split ``blind71``, ids ``yzh_``/``yzc_``/``yzm_``, issue
   22z): as the seventieth (``docs/blind_halves/author_spec_v71.md``, six authors); written while round 59
   was released, frozen before round 60 was begun and before anyone read it.
