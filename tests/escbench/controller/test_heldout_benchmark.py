@@ -10,8 +10,11 @@ import pytest
 from escbench_inspect.controller.heldout import (
     DEV_FILE,
     FAMILIES,
+    HALF_TITLES,
+    HALVES,
     TEST_FILE,
     half_items,
+    half_title,
     load_heldout,
 )
 from escbench_inspect.datasets.errors import DataFileError
@@ -23,6 +26,17 @@ TEST_HALF_SHA256 = "a6372ff55c7664eca84e9ece6b25c2d03d77dd58d70848b0660554b515bb
 
 def test_test_half_is_frozen() -> None:
     assert hashlib.sha256(TEST_FILE.read_bytes()).hexdigest() == TEST_HALF_SHA256
+
+
+def test_every_half_has_its_title() -> None:
+    """A report names each half: an irregular title from ``HALF_TITLES``, else the title derived for the blind
+    halves written for all three detectors."""
+    assert half_title("blind71") == "blind half 71 (all three detectors)"
+    assert half_title("blind31") == "blind half 31 (all three detectors)"
+    assert half_title("blind30") == "blind half 30 (conflict: dose, laterality, date)"
+    assert half_title("blind49h") == HALF_TITLES["blind49h"]
+    assert half_title("dev") == "dev half"
+    assert all(half_title(half) for half in HALVES)
 
 
 def test_test_half_shape() -> None:
