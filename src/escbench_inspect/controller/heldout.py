@@ -281,6 +281,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 71 (``detector_heldout_blind71.yaml``, split ``blind71``, ids ``yzh_``/``yzc_``/``yzm_``, issue
   22z): as the seventieth (``docs/blind_halves/author_spec_v71.md``, six authors); written while round 59
   was released, frozen before round 60 was begun and before anyone read it.
+- blind half 72 (``detector_heldout_blind72.yaml``, split ``blind72``, ids ``zih_``/``zic_``/``zim_``, issue
+  22z): as the seventy-first (``docs/blind_halves/author_spec_v72.md``, six authors); written while round 61
+  was worked on, frozen before round 61's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -697,7 +700,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   its use, "still nothing" on the portal, a patient "now back", a letter that "says nothing about" an item,
   "no route confusion").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind70|blind71|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind71|blind72|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -912,6 +915,7 @@ BLIND68_FILE = HERE / "detector_heldout_blind68.yaml"
 BLIND69_FILE = HERE / "detector_heldout_blind69.yaml"
 BLIND70_FILE = HERE / "detector_heldout_blind70.yaml"
 BLIND71_FILE = HERE / "detector_heldout_blind71.yaml"
+BLIND72_FILE = HERE / "detector_heldout_blind72.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -987,6 +991,7 @@ Half = Literal[
     "blind69",
     "blind70",
     "blind71",
+    "blind72",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1064,6 +1069,7 @@ SPLIT_PREFIX = {
     "blind69": "yx",
     "blind70": "yy",
     "blind71": "yz",
+    "blind72": "zi",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

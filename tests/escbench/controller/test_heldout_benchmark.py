@@ -425,6 +425,7 @@ BLIND_SHA256 = {
     "blind69": "e618f990fcb54209a7cdf2f37ae2d45e655e8bd66b78e9390113ee0feda8a7e7",
     "blind70": "f9b223f1e80f25ba80a43046ae4646bc1f6289cabef5f7f38610406e58a8e411",
     "blind71": "1bf5f6b18982e17cb9dc0c6109e1f1b265b0de757bdc2c5a815bcdb272d358cf",
+    "blind72": "b197646a9cbd5a642e119e4965a6d61f1c7838eb451667a825b1f8594b1b5472",
 }
 
 
@@ -534,6 +535,7 @@ BLIND_SPLITS = {
     "blind69": ("yx", "BLIND69_FILE"),
     "blind70": ("yy", "BLIND70_FILE"),
     "blind71": ("yz", "BLIND71_FILE"),
+    "blind72": ("zi", "BLIND72_FILE"),
 }
 
 
