@@ -1167,9 +1167,36 @@ _RECOVERED_REACH = 250
 _OWN_VERB_RESOLVED = _compile(
     r"[^.;!?\n,]{0,80}?\b(?:(?:(?:has|have)\s+(?:since\s+|now\s+)?|now\s+(?:fully\s+|completely\s+)?)resolved\b"
     r"|\bsettled(?<!\bnot\s+settled|n't\s+settled|\bnever\s+settled)\s+(?:within|in|after)\s+(?:about\s+|around\s+)?"
-    r"(?:an?|one|two|three|\d+|a\s+few)\s+(?:minutes?|mins?|hours?|hrs?|h)\b)",
+    r"(?:an?|one|two|three|\d+|a\s+few)\s+(?:minutes?|mins?|hours?|hrs?|h)\b"
+    # round 61: or "went away", a relative clause between ("the blotchy rash i got from the antibiotic last
+    # week went away after the GP stopped it"), not to come back
+    r"|\bwent\s+away\b(?![^.;\n]{0,40}?\b(?:but|then|until|again)\b))",
     FLAGS,
 )
+# round 61: the finding's head noun named again later in its sentence, then resolved ("urinary retention; MRI
+# no cauda equina compression, retention resolved after TWOC"); not one "not resolved" or "resolving"
+_NAMED_AGAIN_REACH = 120
+_FULL_STOP = _compile(r"[.!?](?=\s|$)|\n", FLAGS)
+_RESOLVED_AFTER_NOUN = (
+    r"\s+(?:has\s+|had\s+|now\s+|since\s+)?(?:fully\s+|completely\s+)?(?:resolved|settled)\b"
+)
+
+
+def _named_again_resolved(text: str, start: int, end: int) -> bool:
+    """Whether the finding's last word (five letters or more) is named again within reach, before the
+    sentence ends, and said resolved there."""
+    head = regex.search(r"[a-z]{5,}$", text[start:end], FLAGS)
+    if head is None:
+        return False
+    # a semicolon does not end the sentence ("retention; … retention resolved")
+    sentence_end = _FULL_STOP.search(text, end)
+    reach = min(sentence_end.start() if sentence_end else len(text), end + _NAMED_AGAIN_REACH)
+    after = text[end:reach]
+    if "resolved" not in after.casefold() and "settled" not in after.casefold():
+        return False
+    return regex.search(rf"\b{regex.escape(head.group())}{_RESOLVED_AFTER_NOUN}", after, FLAGS) is not None
+
+
 # round 54: or weeks or more ago, then "now resolved" after a comma ("B: passive SI last month, now resolved
 # on mirtazapine", the finding's own noun may end it first); not an episode of today or yesterday, which still
 # counts when settled
@@ -1397,12 +1424,15 @@ _PROMPTS_AFTER = _compile(
 # round 34: a finding said unchanged in the relative clause after it ("breathless after 50 yards, which is
 # unchanged over his last three reviews"), which the scope terminator "which" cuts from the words read after
 # the finding; not unchanged despite or after treatment
+# round 61: or after a comma, unchanged over the last year or years ("breathlessness on walking 200 metres
+# (mMRC grade 2), unchanged over the last year")
 _UNCHANGED_AFTER = _compile(
-    r"[^.;\n]{0,40}?,?\s*\b(?:which|that)\s+(?:is|has\s+been|remains|was)\s+(?:unchanged\b"
+    r"[^.;\n]{0,40}?(?:,?\s*\b(?:which|that)\s+(?:is|has\s+been|remains|was)\s+(?:unchanged\b"
     r"(?!\s+(?:despite|after|with|following|since\s+(?:the\s+)?(?:gtn|nitrate|treatment)))"
     # round 38: or the patient's baseline ("breathless on dressing, which is her long-standing baseline")
     r"|(?:(?:her|his|their)\s+)?(?:(?:usual|normal|known|chronic|stable|long-?standing)\s+)*baseline\b"
-    r"|(?:her|his|their)\s+usual\b(?!\s+(?:self|place|doctor|gp|dose|time)\b))",
+    r"|(?:her|his|their)\s+usual\b(?!\s+(?:self|place|doctor|gp|dose|time)\b))"
+    r"|[^.;\n]{0,20}?,\s*unchanged\s+(?:over|for|in)\s+(?:the\s+)?(?:last|past)\s+(?:(?:few|two|three|\d+)\s+)?(?:years?|months)\b)",
     FLAGS,
 )
 # round 38: a writer who asks whether they themselves should be checked ("my brother just had a heart attack
@@ -1597,6 +1627,8 @@ def _context_reason(
         return "resolved"
     if hypothetical and (_OWN_VERB_RESOLVED.match(text, end) or _WEEKS_AGO_THEN_RESOLVED.match(text, end)):
         return "resolved"
+    if hypothetical and _named_again_resolved(text, start, end):
+        return "resolved"
     for cue in lexicon.negation_post.finditer(window):
         premodifier = lexicon.premodifiers is not None and lexicon.premodifiers.fullmatch(cue.group())
         if premodifier and _PREMODIFIED_NOUN.match(window, cue.end()):
@@ -1745,9 +1777,11 @@ _NO_DNR = _compile(
     r"(?:no|nil)\s+(?:(?:signed|valid|active)\s+)?(?:dnr|dnacpr|dnar|do\s+not\s+resuscitate|polst|molst)\b",
     FLAGS,
 )
+# round 61: or "for full active treatment" ("Resus status: for full active treatment including CPR … there is
+# no DNACPR decision")
 _FULL_CODE = _compile(
     r"(?<!\bnot\s)(?<!\?)\b(?:full\s+code|full\s+resus(?:citation)?|for\s+(?:full\s+)?(?:cpr|resus(?:citation)?)"
-    r"|for\s+full\s+escalation)\b(?!\s*\?)",
+    r"|for\s+full\s+(?:active\s+treatment|escalation))\b(?!\s*\?)",
     FLAGS,
 )
 # issue 22v: a person who "doesn't have any allergies" / "has no known allergies" states the allergy
@@ -2235,6 +2269,12 @@ def _limits(rule: Threshold, value: float, text: str, end: int) -> tuple[float |
     return rule.low, rule.high
 
 
+# the detectors whose phrases read a negation only in their own comma or dash segment (absence markers); round
+# 61: a contradiction's too ("Pt says she takes no blood thinners, the GP letter says otherwise": the "no" is
+# the patient's, not the letter's)
+_SEGMENTED_NEGATION = frozenset({"missing", "conflict"})
+
+
 def _concept_hits(
     compiled: CompiledConcept,
     text: str,
@@ -2256,7 +2296,7 @@ def _concept_hits(
                 match.end(),
                 lexicon,
                 hypothetical=compiled.detector == "high_risk",
-                segment=compiled.detector == "missing",
+                segment=compiled.detector in _SEGMENTED_NEGATION,
             )
             if compiled.concept.negatable
             else None
@@ -3012,8 +3052,10 @@ HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation
 # anaphylaxis, angioedema, bronchospasm, severe cutaneous reactions such as SJS/TEN or DRESS, or a reaction
 # that needed adrenaline, are severe; a rash alone called mild, or a side effect or intolerance such as
 # nausea or diarrhoea, is not an allergy of that grade)
+# round 61: the syndrome's name with an en dash and "syndrome" ("Stevens–Johnson syndrome on lamotrigine"), so
+# that the drug after it is read as its cause
 _SEVERE_REACTION = _compile(
-    r"\banaphyla\w*|\bangio[\s-]?o?edema\b|\bsjs\b|\bstevens[\s-]+johnson\b|\btoxic\s+epidermal\b"
+    r"\banaphyla\w*|\bangio[\s-]?o?edema\b|\bsjs\b|\bstevens[\s\-–]+johnson(?:\s+syndrome)?\b|\btoxic\s+epidermal\b"
     r"|\b(?-i:DRESS|TEN)\b|\bbronchospasm\b|\b(?:throat|airway|tongue|lip)\s+swelling\b"
     # round 34: a swollen face, or wheeze (aspirin-exacerbated respiratory disease) ("pt describes wheeze and
     # facial swelling within an hour of aspirin")
@@ -3094,6 +3136,14 @@ def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
         return None
     return drugs[0] if _HEADING_COLON.match(clause, drugs[0].end()) else None
 
+
+# "digoxin stopped by cardiology", "was discontinued": a passive before a drug's status; round 61: with the
+# record's verb ("clarithromycin is listed active on the transfer MAR")
+_STATUS_PASSIVE_GAP = _compile(
+    r"\b(?:was|were|is|are|been|being|as(?:\s+an?)?)"
+    r"(?:\s+(?:listed|recorded|documented|charted|marked|shown|flagged|coded))?\s*$",
+    FLAGS,
+)
 
 # issue 22z: an explanation in the one clause between two statements reaches them
 # round 20: the verbs of a whole drug class held ("all LMWH held", "withheld all antiplatelets")
@@ -3379,7 +3429,9 @@ def _class_absent(names: str) -> regex.Pattern:
         r"|(?:does|do|did)(?:n'?t|nt|\s+not)\s+(?:take|use|have|get)"
         # round 43: or denies taking any ("pt denies taking any antiplatelets"), or has the patient off it
         # ("clinic records have him off insulin")
-        r"|den(?:y|ies|ied|ying)\s+(?:ever\s+)?(?:taking|using|being\s+on)|(?<=\b(?:him|her|them|me)\s)off)"
+        r"|den(?:y|ies|ied|ying)\s+(?:ever\s+)?(?:taking|using|being\s+on)|(?<=\b(?:him|her|them|me)\s)off"
+        # round 61: or no longer on it ("Ward med rec: 'no longer on insulin'")
+        r"|no\s+longer\s+(?:on|taking|using))"
         rf"\s+(?:any\s+|an?\s+)?(?:{names})"
         # round 20: or the whole class held ("all LMWH held from last night ahead of epidural")
         rf"|all\s+(?:{names})\s+{_CLASS_HELD}|{_CLASS_HELD}\s+all\s+(?:{names}))",
@@ -3397,11 +3449,22 @@ def _memo(memo: dict, key: tuple, compute: Callable[[str], object]) -> Any:
     return memo[key]
 
 
+# round 61: a sample named by its number or order is a source of its own ("sample 1 grouped O pos, sample 2
+# (different phlebotomist) grouped A pos": two samples, two sources, though both are "sample")
+_NUMBERED_SAMPLE = _compile(
+    r"\b(?:sample|specimen)\s+(?:#\s*|no\.?\s*)?(?P<order>\d{1,2}|one|two|three)\b(?![/.:]\d)"
+    r"|\b(?P<order>first|second|third|1st|2nd|3rd)\s+(?:sample|specimen)\b",
+    FLAGS,
+)
+
+
 def _clause_facts(clause: str, a: CompiledAttributes) -> tuple[frozenset[str], bool]:
     """The source cues a clause names, and whether it carries a calendar date other than the date a
     record was written or filled on (round 21: "the discharge summary dated 22/04/2024 lists…")."""
     undated = _RECORD_DATE.sub(" ", clause)
-    return frozenset(m.group().lower() for m in a.source.finditer(clause)), _DATE.search(undated) is not None
+    named = {m.group().lower() for m in a.source.finditer(clause)}
+    named |= {f"sample {m.group('order').lower()}" for m in _NUMBERED_SAMPLE.finditer(clause)}
+    return frozenset(named), _DATE.search(undated) is not None
 
 
 def _split_at_sources(
@@ -3957,13 +4020,15 @@ def _mentions(
                 names = list(a.lab_name.finditer(clause, 0, m.start())) if a.lab_name is not None else []
                 headed = len(names) == 1 and _HEADING_GAP.fullmatch(clause, names[0].end(), m.start())
                 # round 25: or the one analyte, a few words on where it was measured, and the value closing
-                # the clause ("our lab INR on today's sample 5.8"), not a target or a range
+                # the clause ("our lab INR on today's sample 5.8"), not a target or a range; round 61: a clock
+                # time among the words ("lab INR at 08:40 draw 5.2")
+                gap = _CLOCK.sub(" ", clause[names[0].end() : m.start()]) if len(names) == 1 else ""
                 closing = (
                     len(names) == 1
                     and not clause[m.end() :].strip(" .;,)")
-                    and len(clause[names[0].end() : m.start()].split()) <= _ANALYTE_GAP_WORDS
-                    and _ANALYTE_GAP.fullmatch(clause, names[0].end(), m.start())
-                    and not _NOT_A_RESULT.search(clause, names[0].end(), m.start())
+                    and len(gap.split()) <= _ANALYTE_GAP_WORDS
+                    and _ANALYTE_GAP.fullmatch(gap)
+                    and not _NOT_A_RESULT.search(gap)
                 )
                 if (
                     _REPORTED_VALUE.search(clause, 0, m.start())
@@ -4193,7 +4258,8 @@ _TOLERATED_AFTER = _compile(
 # round 24: an allergen and its reaction written together ("contrast anaphylaxis", "anaphylaxis to
 # penicillin", "penicillin → anaphylaxis")
 # round 32: or a comma between them ("Anaesthetic record …: rocuronium, anaphylaxis (tryptase raised)")
-_ALLERGEN_THEN_REACTION = _compile(r"\s*(?:[-:→>(,]+\s*|(?:[a-z]+\s+)?)", FLAGS)
+# round 61: or a site joined by a slash to the reaction's own ("naproxen → face/lip swelling")
+_ALLERGEN_THEN_REACTION = _compile(r"\s*(?:[-:→>(,]+\s*(?:[a-z]+/)?|(?:[a-z]+\s+)?)", FLAGS)
 _REACTION_THEN_ALLERGEN = _compile(r"\s+(?:to|with|from|after|on)\s+(?:[a-z]+\s+)?", FLAGS)
 
 
@@ -4351,7 +4417,7 @@ def _status_mentions(
                 # "digoxin stopped by cardiology", "on admission": a passive without its auxiliary; round 14:
                 # "levetiracetam not on pt's own med list", "warfarin among her current medications"
                 passive = (
-                    regex.search(r"\b(?:was|were|is|are|been|being|as(?:\s+an?)?)\s*$", gap, FLAGS)
+                    _STATUS_PASSIVE_GAP.search(gap)
                     or (
                         not gap.strip()
                         and regex.match(r"\s+(?:by|on|per|at|since)\b", clause[cue.end() :], FLAGS)

@@ -699,6 +699,15 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   in families", "at her normal level", "should" opening a condition, "seeing double"; M: a cut-off named by
   its use, "still nothing" on the portal, a patient "now back", a letter that "says nothing about" an item,
   "no route confusion").
+- development half 59 (``detector_heldout_dev59.yaml``, split ``dev``, issue 22z round 61): the mechanisms
+  blind half 70's misses and false positives showed (C: a reaction's site after an arrow, a relative who
+  "agrees" with one side, fills counted by their length, a drug "listed active", "no longer on" a class, "has
+  not been prescribed it", a pregnancy "confirmed", gravidity and parity before a gestation, two numbered
+  samples, a home INR meter, a clock time before a value, "says otherwise" and "contradict" past another
+  side's negation, "dont contradict", SJS with an en dash; H: a finding named again and resolved, breathless
+  "unchanged over the last year", a seizure "at the age of", a rash that "went away", the same thoughts "at
+  every review", the wish to be dead after the means, tingling in both legs after back pain; M: a child "not
+  able to weigh", no temperature "could be taken", "for full active treatment" beside no DNACPR decision).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind71|blind72|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -783,6 +792,7 @@ DEV55_FILE = HERE / "detector_heldout_dev55.yaml"
 DEV56_FILE = HERE / "detector_heldout_dev56.yaml"
 DEV57_FILE = HERE / "detector_heldout_dev57.yaml"
 DEV58_FILE = HERE / "detector_heldout_dev58.yaml"
+DEV59_FILE = HERE / "detector_heldout_dev59.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -843,6 +853,7 @@ DEV_FILES = (
     DEV56_FILE,
     DEV57_FILE,
     DEV58_FILE,
+    DEV59_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

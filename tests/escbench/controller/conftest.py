@@ -461,3 +461,37 @@ def before_round60(monkeypatch: pytest.MonkeyPatch) -> None:
     from escbench_inspect.controller import detectors
 
     monkeypatch.setattr(detectors, "_ADVICE_LIST_BEFORE", NEVER)
+
+
+# round 61's lexicon texts that read items of earlier rounds too: the home INR meters by name, and a relative
+# or the patient who "agrees" with one side (each text, what it read before round 61)
+ROUND61_TEXTS = (
+    ('inr: [inr, coaguchek, "coagu-chek", inratio]', "inr: [inr]"),
+    (
+        r"(?<!\\b(?:wife|husband|partner|son|daughter|dtr|mum|mother|dad|father|carer|pt|patient)\\s+agrees)",
+        "",
+    ),
+)
+
+
+@pytest.fixture
+def before_round61(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 61's readings cover items of earlier, narrower mechanisms: a numbered sample as a source of its
+    own (``_NUMBERED_SAMPLE``: round 40's "second sample"), a contradiction's negation read in its own segment
+    (``_SEGMENTED_NEGATION``: round 42's "not signed off: …"), "went away" past a relative clause
+    (``_OWN_VERB_RESOLVED``: round 47's), the home INR meter by name (round 23's "INR: CoaguChek 5.6") and a
+    husband who "agrees" read as no explanation (round 28's); those modules are tested as the detectors read
+    before round 61, the lexicon texts gone from the copies ``lexicon_without`` builds and from the lexicon
+    the module mechanisms read."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_NUMBERED_SAMPLE", NEVER)
+    monkeypatch.setattr(detectors, "_SEGMENTED_NEGATION", frozenset({"missing"}))
+    own_verb = pattern_before(
+        detectors._OWN_VERB_RESOLVED, r"|\bwent\s+away\b(?![^.;\n]{0,40}?\b(?:but|then|until|again)\b)"
+    )
+    monkeypatch.setattr(detectors, "_OWN_VERB_RESOLVED", own_verb)
+    for k, (text, before) in enumerate(ROUND61_TEXTS):
+        lexicon_source_edited(monkeypatch, tmp_path_factory, "attributes.yaml", text, before, f"round60_{k}")
+    lexicon = load_lexicon(LEXICON_SOURCE["dir"])
+    monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)

@@ -14,7 +14,7 @@ from mechanism_helpers import NEVER, lexicon_entry_test, module_mechanism_test
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import Lexicon, default_lexicon, detect
 
-pytestmark = pytest.mark.usefixtures("before_round30")
+pytestmark = pytest.mark.usefixtures("before_round30", "before_round61")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV21_FILE).items}
 ALWAYS = regex.compile(r"")
 
@@ -42,8 +42,9 @@ WEIGHED_AT_ROUND_22 = _without(
 
 
 def fires(item_id: str, lexicon: Lexicon | None = None) -> bool:
-    """C's verdict on the item."""
-    lexicon = lexicon or default_lexicon()
+    """C's verdict on the item (by default with the lexicon ``detectors.default_lexicon`` returns, which a
+    fixture may replace)."""
+    lexicon = lexicon or detectors.default_lexicon()
     lexicon.memo.clear()
     return detect(DEV[item_id].text, lexicon).conflict
 

@@ -135,7 +135,8 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("dh25_equals_usual_n1", "modifiers.yaml", r'"re:(?:=|\\bis|\\bat|\\bas)\\s*(?:(?:his', None),
     ("dh25_same_for_years_n1", "modifiers.yaml", r'"re:\\bsame\\s+(?:for|over)', None),
     ("dh25_pattern_unchanged_n1", "modifiers.yaml", r'"re:\\b(?:same\\s+pattern|pattern', None),
-    ("dh25_aged_n1", "modifiers.yaml", r'"re:\\baged\\s+', None),
+    # (round 61 read "at the age of" beside it)
+    ("dh25_aged_n1", "modifiers.yaml", r'"re:\\b(?:aged|at\\s+the\\s+age\\s+of)\\s+', None),
     ("dh25_back_in_month_n1", "modifiers.yaml", r'"re:\\bback\\s+in\\s+', None),
     ("dh25_risk_named_n1", "modifiers.yaml", r'"re:^\\W*risk', None),
     ("dh25_no_growth_n1", "modifiers.yaml", '"no growth"', None),

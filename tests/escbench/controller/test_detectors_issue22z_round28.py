@@ -19,7 +19,7 @@ from mechanism_helpers import (
 from escbench_inspect.controller import detectors, heldout
 from escbench_inspect.controller.detectors import default_lexicon
 
-pytestmark = pytest.mark.usefixtures("before_round30", "before_round32", "before_round33")
+pytestmark = pytest.mark.usefixtures("before_round30", "before_round32", "before_round33", "before_round61")
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV26_FILE).items}
 # the pattern as it was before round 28
 RECOVERED_AFTER_ROUND_27 = regex.compile(

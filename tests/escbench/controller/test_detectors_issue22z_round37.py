@@ -142,8 +142,9 @@ LEXICON_ENTRIES = [
     (
         "dc37_her_at_weeks",
         "attributes.yaml",
-        r"\\s+(?:as\\s+)?(?:at|about|~)\\s*\\d{1,2}(?:\\+\\d)?\\s*(?:weeks?",
-        r"\\s+(?:as\\s+)?(?:zzq)\\s*\\d{1,2}(?:\\+\\d)?\\s*(?:weeks?",
+        # (round 61 read her gravidity and parity between)
+        r"(?:\\+\\d{1,2})?\\s+)?(?:at|about|~)\\s*\\d{1,2}(?:\\+\\d)?\\s*(?:weeks?",
+        r"(?:\\+\\d{1,2})?\\s+)?(?:zzq)\\s*\\d{1,2}(?:\\+\\d)?\\s*(?:weeks?",
     ),
     (
         "dc37_recalc_weight_n1",

@@ -18,7 +18,7 @@ from mechanism_helpers import (
 
 from escbench_inspect.controller import detectors, heldout
 
-pytestmark = pytest.mark.usefixtures("before_round54_limb")
+pytestmark = pytest.mark.usefixtures("before_round54_limb", "before_round61")
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV38_FILE).items}
 

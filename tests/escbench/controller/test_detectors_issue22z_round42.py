@@ -19,7 +19,7 @@ from mechanism_helpers import (
 
 from escbench_inspect.controller import detectors, heldout
 
-pytestmark = pytest.mark.usefixtures("before_round54_limb")
+pytestmark = pytest.mark.usefixtures("before_round54_limb", "before_round61")
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV40_FILE).items}
 
@@ -158,7 +158,13 @@ LEXICON_ENTRIES = [
         r'"re:\\bzzq\\s+(?:just\\s+)?(?:flops',
     ),
     ("dh42_despite_bolus", "high_risk.yaml", r'"re:\\bdespite\\s+(?:an?\\s+|', r'"re:\\bzzq\\s+(?:an?\\s+|'),
-    ("dh42_want_to_be_dead", "high_risk.yaml", r"\\s+to\\s+be\\s+dead\\b(?=", r"\\s+to\\s+be\\s+zzq\\b(?="),
+    # (round 61 read the means named before it as well: both readings taken out)
+    (
+        "dh42_want_to_be_dead",
+        "high_risk.yaml",
+        r"\\s+to\\s+be\\s+dead\\b(?:(?=",
+        r"\\s+to\\s+be\\s+zzq\\b(?:(?=",
+    ),
     ("dh42_collapsed_lung_n1", "high_risk.yaml", r'"re:\\bcollaps\\w*\\b(?!\\s+lung\\b)"', '"collaps*"'),
     (
         "dh42_cohb",

@@ -5,11 +5,13 @@ of the lexicon -- and its item must flip."""
 
 from __future__ import annotations
 
+import pytest
 from mechanism_helpers import all_detector_dev_tests, dev_fires, lexicon_entry_test
 
 from escbench_inspect.controller import heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV45_FILE).items}
+pytestmark = pytest.mark.usefixtures("before_round61")
 
 fires = dev_fires(DEV)
 (

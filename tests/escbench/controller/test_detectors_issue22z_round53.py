@@ -62,7 +62,7 @@ LEXICON_ENTRIES = [
     (
         "dc53_not_been_given",
         "attributes.yaml",
-        r"|have\\s+not)\\s+been\\s+(?:given|administered)\\b",
+        r"|have\\s+not)\\s+been\\s+(?:given|administered|prescribed|issued)\\b",  # round 61: "prescribed"
         r"|have\\s+not)\\s+been\\s+(?:zzq)\\b",
     ),
     (
