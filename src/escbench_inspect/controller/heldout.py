@@ -280,7 +280,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   run once on round 60 (2-AU).
 - blind half 71 (``detector_heldout_blind71.yaml``, split ``blind71``, ids ``yzh_``/``yzc_``/``yzm_``, issue
   22z): as the seventieth (``docs/blind_halves/author_spec_v71.md``, six authors); written while round 59
-  was released, frozen before round 60 was begun and before anyone read it.
+  was released, frozen before round 60 was begun and before anyone read it; run once on round 61 (2-AV).
 - blind half 72 (``detector_heldout_blind72.yaml``, split ``blind72``, ids ``zih_``/``zic_``/``zim_``, issue
   22z): as the seventy-first (``docs/blind_halves/author_spec_v72.md``, six authors); written while round 61
   was worked on, frozen before round 61's first change was committed and before anyone read it.
