@@ -284,6 +284,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 72 (``detector_heldout_blind72.yaml``, split ``blind72``, ids ``zih_``/``zic_``/``zim_``, issue
   22z): as the seventy-first (``docs/blind_halves/author_spec_v72.md``, six authors); written while round 61
   was worked on, frozen before round 61's first change was committed and before anyone read it.
+- blind half 73 (``detector_heldout_blind73.yaml``, split ``blind73``, ids ``zoh_``/``zoc_``/``zom_``, issue
+  22z): as the seventy-second (``docs/blind_halves/author_spec_v73.md``, six authors); written while round 61
+  was released and round 62 was read, frozen before round 62's first change was committed and before anyone
+  read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -709,7 +713,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   every review", the wish to be dead after the means, tingling in both legs after back pain; M: a child "not
   able to weigh", no temperature "could be taken", "for full active treatment" beside no DNACPR decision).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind71|blind72|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind72|blind73|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -927,6 +931,7 @@ BLIND69_FILE = HERE / "detector_heldout_blind69.yaml"
 BLIND70_FILE = HERE / "detector_heldout_blind70.yaml"
 BLIND71_FILE = HERE / "detector_heldout_blind71.yaml"
 BLIND72_FILE = HERE / "detector_heldout_blind72.yaml"
+BLIND73_FILE = HERE / "detector_heldout_blind73.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1003,6 +1008,7 @@ Half = Literal[
     "blind70",
     "blind71",
     "blind72",
+    "blind73",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1081,6 +1087,7 @@ SPLIT_PREFIX = {
     "blind70": "yy",
     "blind71": "yz",
     "blind72": "zi",
+    "blind73": "zo",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {
