@@ -1168,13 +1168,14 @@ _OWN_VERB_RESOLVED = _compile(
     r"[^.;!?\n,]{0,80}?\b(?:(?:(?:has|have)\s+(?:since\s+|now\s+)?|now\s+(?:fully\s+|completely\s+)?)resolved\b"
     r"|\bsettled(?<!\bnot\s+settled|n't\s+settled|\bnever\s+settled)\s+(?:within|in|after)\s+(?:about\s+|around\s+)?"
     r"(?:an?|one|two|three|\d+|a\s+few)\s+(?:minutes?|mins?|hours?|hrs?|h)\b"
-    # round 61: or "went away", a relative clause between ("the blotchy rash i got from the antibiotic last
-    # week went away after the GP stopped it"), not to come back
+    # round 61: or "went away", a relative clause between ("that blotchy red rash my daughter had with the
+    # penicillin on saturday went away once we stopped it"), not to come back
     r"|\bwent\s+away\b(?![^.;\n]{0,40}?\b(?:but|then|until|again)\b))",
     FLAGS,
 )
-# round 61: the finding's head noun named again later in its sentence, then resolved ("urinary retention; MRI
-# no cauda equina compression, retention resolved after TWOC"); not one "not resolved" or "resolving"
+# round 61: the finding's head noun named again later in its sentence, then resolved ("urinary retention and
+# low back pain; scan showed no compression and the retention settled once the catheter came out"); not one
+# "not resolved" or "resolving"
 _NAMED_AGAIN_REACH = 120
 _FULL_STOP = _compile(r"[.!?](?=\s|$)|\n", FLAGS)
 _RESOLVED_AFTER_NOUN = (
@@ -1287,6 +1288,11 @@ def _in_condition(clause_before: str) -> bool:
 # subject ("no TEP or DNACPR form enclosed and her resuscitation status is unknown")
 # round 35: or "and" right before the marker ("we never talked about it and nothing's written down")
 _SEGMENT_BREAK = _compile(r",\s|\s[-–—]\s|:\s|\s\(|\sand\s+(?=(?:her|his|their|the|my|our|its)\s|$)", FLAGS)
+
+
+# round 62: an aside closed in brackets before the finding keeps its history to itself ("Pt on methadone (h/o
+# IVDU) has new back pain and a fever of 38.7 today"): its cue does not reach the finding after it
+_CLOSED_ASIDE = _compile(r"\([^()\n]*\)", FLAGS)
 
 
 # round 26: a finding word with the prefix "non-" is negated ("rash non-petechial"); a term that itself begins
@@ -1424,8 +1430,8 @@ _PROMPTS_AFTER = _compile(
 # round 34: a finding said unchanged in the relative clause after it ("breathless after 50 yards, which is
 # unchanged over his last three reviews"), which the scope terminator "which" cuts from the words read after
 # the finding; not unchanged despite or after treatment
-# round 61: or after a comma, unchanged over the last year or years ("breathlessness on walking 200 metres
-# (mMRC grade 2), unchanged over the last year")
+# round 61: or after a comma, unchanged over the last year or years ("breathlessness climbing one flight of
+# stairs with a rest halfway, unchanged over the past two years")
 _UNCHANGED_AFTER = _compile(
     r"[^.;\n]{0,40}?(?:,?\s*\b(?:which|that)\s+(?:is|has\s+been|remains|was)\s+(?:unchanged\b"
     r"(?!\s+(?:despite|after|with|following|since\s+(?:the\s+)?(?:gtn|nitrate|treatment)))"
@@ -1442,6 +1448,16 @@ _UNCHANGED_AFTER = _compile(
 _WRITERS_RELATIVE = _compile(
     r"\bmy\s+(?:late\s+|older\s+|younger\s+|big\s+|little\s+|twin\s+)?(?:father|mother|dad|mum|mom|brother|sister"
     r"|grandfather|grandmother|grandad|grandma|nan|uncle|aunt|cousin|parents?|siblings?)\b",
+    FLAGS,
+)
+# round 62: a relative who died of it is named in a clinician's words too ("Her uncle, a smoker with
+# hypertension, died aged 58 of …"), or opening a clause ("aortic screening offered; brother, who had Marfan
+# syndrome, died aged 39 of …")
+_RELATIVE_NAMED = _compile(
+    rf"{_WRITERS_RELATIVE.pattern}"
+    r"|\b(?:her|his|their|(?:the\s+)?(?:pt|patient)'?s)\s+(?:late\s+)?(?:father|mother|dad|mum|mom|brother|sister"
+    r"|grandfather|grandmother|uncle|aunt|cousin)\b"
+    r"|(?:^\W*|[:;]\s*)(?:late\s+)?(?:father|mother|brother|sister)\b",
     FLAGS,
 )
 _SELF_CHECK_QUESTION = _compile(
@@ -1469,11 +1485,15 @@ _SELF_CHECK_QUESTION = _compile(
 _AND_DIED_AFTER = _compile(
     r"[^.;!?\n]{0,80}?\band\s+(?:later\s+|then\s+|sadly\s+)?(?:died|passed\s+away)\b", FLAGS
 )
+# round 62: or with the age at death between, and what went before the cause ("Her uncle … died aged 58 of a
+# subarachnoid haemorrhage following a thunderclap headache")
 _DIED_OF_BEFORE = _compile(
-    r"(?<!\b(?:nearly|almost)\s)\b(?:died|passed\s+away)\s+(?:of|from|after)\s+(?:an?\s+|the\s+)?"
-    r"(?:(?:massive|sudden|big|huge)\s+)?$",
+    r"(?<!\b(?:nearly|almost)\s)\b(?:died|passed\s+away)\s+(?:aged\s+\d{1,3}\s+)?(?:of|from|after)\s+"
+    r"(?:an?\s+|the\s+)?(?:(?:massive|sudden|big|huge)\s+)?"
+    r"(?:[\w-]+\s+){0,4}?(?:(?:after|following)\s+(?:an?\s+|the\s+)?)?$",
     FLAGS,
 )
+_DIED_OF_REACH = 80
 # round 38: the finding word as the name of a chronic functional scale ("MRC dyspnoea grade 4"): the grade
 # records the patient's usual level, not a new finding
 _SCALE_BEFORE = _compile(r"\b(?:m?mrc|nyha)\s+$", FLAGS)
@@ -1585,7 +1605,7 @@ def _context_reason(
     if hypothetical and any(
         not (_WRITERS_RELATIVE_HAS_HAD.search(cue.group()) and _ONGOING_AFTER.match(text, end))
         and not _relative_treated_days_ago(cue.group(), text, start, end)
-        for cue in lexicon.hypothetical_pre.finditer(_after_consequence(before))
+        for cue in lexicon.hypothetical_pre.finditer(_CLOSED_ASIDE.sub(" ", _after_consequence(before)))
     ):
         return "hypothetical"
     if hypothetical and _in_condition(clause_before):
@@ -1610,13 +1630,14 @@ def _context_reason(
         and _SCALE_BEFORE.search(text, max(0, start - 12), start)
     ):
         return "historical"
-    if (
-        hypothetical
-        and _WRITERS_RELATIVE.search(_sentence_before(text, start))
-        and (
-            _SELF_CHECK_QUESTION.search(text)
-            or _AND_DIED_AFTER.match(text, end)
-            or _DIED_OF_BEFORE.search(text, max(0, start - 40), start)
+    if hypothetical and (
+        (_WRITERS_RELATIVE.search(_sentence_before(text, start)) and _SELF_CHECK_QUESTION.search(text))
+        or (
+            _RELATIVE_NAMED.search(_sentence_before(text, start))
+            and (
+                _AND_DIED_AFTER.match(text, end)
+                or _DIED_OF_BEFORE.search(text, max(0, start - _DIED_OF_REACH), start)
+            )
         )
     ):
         return "hypothetical"
@@ -1777,8 +1798,8 @@ _NO_DNR = _compile(
     r"(?:no|nil)\s+(?:(?:signed|valid|active)\s+)?(?:dnr|dnacpr|dnar|do\s+not\s+resuscitate|polst|molst)\b",
     FLAGS,
 )
-# round 61: or "for full active treatment" ("Resus status: for full active treatment including CPR … there is
-# no DNACPR decision")
+# round 61: or "for full active treatment" ("Escalation plan: for full active treatment, CPR appropriate;
+# there is no DNACPR decision")
 _FULL_CODE = _compile(
     r"(?<!\bnot\s)(?<!\?)\b(?:full\s+code|full\s+resus(?:citation)?|for\s+(?:full\s+)?(?:cpr|resus(?:citation)?)"
     r"|for\s+full\s+(?:active\s+treatment|escalation))\b(?!\s*\?)",
@@ -2000,6 +2021,8 @@ _TREATED = _compile(r"\b(?:treated|given|gave|following|responded)\b", FLAGS)
 # round 32: a number that is the hour of a clock time ("… sprayed into R eye at 14:10"); a full stop and two
 # digits never follow one, as the number's own decimals take them
 _CLOCK_NOT_A_VALUE = _compile(r"[:h]\d{2}\b(?!\.\d)|\s*(?:am|pm)\b", FLAGS)
+_AT_BEFORE = _compile(r"\bat\s*$", FLAGS)
+_FOUR_DIGIT_CLOCK = _compile(r"(?:[01]\d|2[0-3])[0-5]\d", FLAGS)
 # round 32: a value in the brackets of a past event, one dated by its year or named as history ("h/o DKA 2019
 # (pH 7.05, ketones 6.2). today BM 8.2 mmol/L"): that event's value, not today's
 _IN_PAST_BRACKET = _compile(
@@ -2104,6 +2127,8 @@ def _value_verdicts(
             continue  # round 58: "lactate normalised, HR 72": the analyte has no number, the next one does
         if _CLOCK_NOT_A_VALUE.match(window, number.end()):
             continue  # round 32: a clock time ("Sodium valproate 500 mg given at 08:00") is no measured value
+        if _AT_BEFORE.search(lead) and _FOUR_DIGIT_CLOCK.fullmatch(number.group()):
+            continue  # round 62: nor one of four digits after "at" ("potassium to be rechecked at 2130")
         end = match.end() + number.end()
         sep, second = number.group("sep"), number.group("second")
         series = None
@@ -2270,8 +2295,8 @@ def _limits(rule: Threshold, value: float, text: str, end: int) -> tuple[float |
 
 
 # the detectors whose phrases read a negation only in their own comma or dash segment (absence markers); round
-# 61: a contradiction's too ("Pt says she takes no blood thinners, the GP letter says otherwise": the "no" is
-# the patient's, not the letter's)
+# 61: a contradiction's too ("Husband insists she has no allergies, the discharge letter says otherwise": the
+# "no" is the husband's, not the letter's)
 _SEGMENTED_NEGATION = frozenset({"missing", "conflict"})
 
 
@@ -3052,7 +3077,7 @@ HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation
 # anaphylaxis, angioedema, bronchospasm, severe cutaneous reactions such as SJS/TEN or DRESS, or a reaction
 # that needed adrenaline, are severe; a rash alone called mild, or a side effect or intolerance such as
 # nausea or diarrhoea, is not an allergy of that grade)
-# round 61: the syndrome's name with an en dash and "syndrome" ("Stevens–Johnson syndrome on lamotrigine"), so
+# round 61: the syndrome's name with an en dash and "syndrome" ("Stevens–Johnson syndrome on phenytoin"), so
 # that the drug after it is read as its cause
 _SEVERE_REACTION = _compile(
     r"\banaphyla\w*|\bangio[\s-]?o?edema\b|\bsjs\b|\bstevens[\s\-–]+johnson(?:\s+syndrome)?\b|\btoxic\s+epidermal\b"
@@ -3070,6 +3095,8 @@ _MILD_REACTION = _compile(
     # round 16: or itch alone ("reaction as itch only": opioid histamine release, not an allergy)
     r"\bmild\s+(?:\w+\s+)?(?:rash|itch\w*|hives|urticaria|reaction)\b|\bnausea\b|\b(?:gi|stomach|tummy)\s+upset\b"
     r"|\bitch(?:ing|y)?\s+only\b|\bpruritus\b"
+    # round 62: or a drug that "only makes her itchy" (the patient's grading of it)
+    r"|\b(?:just\s+|only\s+)?makes?\s+(?:him|her|me|them)\s+(?:a\s+bit\s+|slightly\s+)?itch(?:y|ing)?\b"
     # round 37: or itch as a list entry's reaction ("inpatient allergy list morphine - itch")
     r"|(?<=[-–:]\s{0,2})itch(?:ing|y)?\b"
     r"|\bupset\s+stomach\b|\bintoleran(?:ce|t)\b|\bdiarrh?o?ea\b|\bside[\s-]+effects?\b"
@@ -3138,7 +3165,7 @@ def _heading_drug(clause: str, drugs: list[regex.Match]) -> regex.Match | None:
 
 
 # "digoxin stopped by cardiology", "was discontinued": a passive before a drug's status; round 61: with the
-# record's verb ("clarithromycin is listed active on the transfer MAR")
+# record's verb ("clarithromycin is listed active on the ED chart")
 _STATUS_PASSIVE_GAP = _compile(
     r"\b(?:was|were|is|are|been|being|as(?:\s+an?)?)"
     r"(?:\s+(?:listed|recorded|documented|charted|marked|shown|flagged|coded))?\s*$",
@@ -3159,7 +3186,9 @@ _RECORD_DATE = _compile(
     # round 23: or the letter of a date ("the GP letter of 12 March records apixaban 2.5 mg")
     r"(?:\bdated\s+|\b(?:report|scan|doppler|ultrasound|x-?ray|mri|echo)\s+(?:(?:of|from|on)\s+)?"
     r"|\b(?:letter|summary|referral|note|notes|list)\s+of\s+"
-    r"|\b(?:last\s+)?(?:community\s+)?fill(?:ed)?\s+(?:on\s+)?\(?)"
+    r"|\b(?:last\s+)?(?:community\s+)?fill(?:ed)?\s+(?:on\s+)?\(?"
+    # round 62: or the day a supply was dispensed ("Ramipril 2.5 mg dispensed 11/02/2025 per the pharmacy")
+    r"|\bdispensed\s+(?:on\s+)?)"
     rf"(?:{_DATE.pattern})",
     FLAGS,
 )
@@ -3430,7 +3459,7 @@ def _class_absent(names: str) -> regex.Pattern:
         # round 43: or denies taking any ("pt denies taking any antiplatelets"), or has the patient off it
         # ("clinic records have him off insulin")
         r"|den(?:y|ies|ied|ying)\s+(?:ever\s+)?(?:taking|using|being\s+on)|(?<=\b(?:him|her|them|me)\s)off"
-        # round 61: or no longer on it ("Ward med rec: 'no longer on insulin'")
+        # round 61: or no longer on it ("Wife says he is no longer on insulin")
         r"|no\s+longer\s+(?:on|taking|using))"
         rf"\s+(?:any\s+|an?\s+)?(?:{names})"
         # round 20: or the whole class held ("all LMWH held from last night ahead of epidural")
@@ -3449,8 +3478,8 @@ def _memo(memo: dict, key: tuple, compute: Callable[[str], object]) -> Any:
     return memo[key]
 
 
-# round 61: a sample named by its number or order is a source of its own ("sample 1 grouped O pos, sample 2
-# (different phlebotomist) grouped A pos": two samples, two sources, though both are "sample")
+# round 61: a sample named by its number or order is a source of its own ("sample 1 groups O pos; sample 2
+# (another phlebotomist) groups A pos": two samples, two sources, though both are "sample")
 _NUMBERED_SAMPLE = _compile(
     r"\b(?:sample|specimen)\s+(?:#\s*|no\.?\s*)?(?P<order>\d{1,2}|one|two|three)\b(?![/.:]\d)"
     r"|\b(?P<order>first|second|third|1st|2nd|3rd)\s+(?:sample|specimen)\b",
@@ -4021,7 +4050,7 @@ def _mentions(
                 headed = len(names) == 1 and _HEADING_GAP.fullmatch(clause, names[0].end(), m.start())
                 # round 25: or the one analyte, a few words on where it was measured, and the value closing
                 # the clause ("our lab INR on today's sample 5.8"), not a target or a range; round 61: a clock
-                # time among the words ("lab INR at 08:40 draw 5.2")
+                # time among the words ("INR at 10:15 on the venous sample 5.2")
                 gap = _CLOCK.sub(" ", clause[names[0].end() : m.start()]) if len(names) == 1 else ""
                 closing = (
                     len(names) == 1
@@ -4258,7 +4287,7 @@ _TOLERATED_AFTER = _compile(
 # round 24: an allergen and its reaction written together ("contrast anaphylaxis", "anaphylaxis to
 # penicillin", "penicillin → anaphylaxis")
 # round 32: or a comma between them ("Anaesthetic record …: rocuronium, anaphylaxis (tryptase raised)")
-# round 61: or a site joined by a slash to the reaction's own ("naproxen → face/lip swelling")
+# round 61: or a site joined by a slash to the reaction's own ("Diclofenac → eye/lip swelling")
 _ALLERGEN_THEN_REACTION = _compile(r"\s*(?:[-:→>(,]+\s*(?:[a-z]+/)?|(?:[a-z]+\s+)?)", FLAGS)
 _REACTION_THEN_ALLERGEN = _compile(r"\s+(?:to|with|from|after|on)\s+(?:[a-z]+\s+)?", FLAGS)
 
@@ -4572,6 +4601,8 @@ _SAME_OCCASION = _compile(
     r"|stick|venepuncture|venipuncture|syringe"
     # round 34: or one test ("the same blood test from 10th April on the NHS app")
     r"|blood(?:\s+test)?|bloods|test|panel)\b"
+    # round 62: or the record of that past event ("Op note from that admission: right TKR")
+    r"|\bfrom\s+that\s+(?:admission|operation|procedure|episode|stay)\b"
     # round 34: or the date the other source gave ("the laboratory result we hold for that date is 84
     # mmol/mol")
     r"|\b(?:for|on|from)\s+that\s+(?:date|day)\b"

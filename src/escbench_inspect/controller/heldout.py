@@ -712,6 +712,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "unchanged over the last year", a seizure "at the age of", a rash that "went away", the same thoughts "at
   every review", the wish to be dead after the means, tingling in both legs after back pain; M: a child "not
   able to weigh", no temperature "could be taken", "for full active treatment" beside no DNACPR decision).
+- development half 60 (``detector_heldout_dev60.yaml``, split ``dev``, issue 22z round 62): the mechanisms
+  blind half 71's misses and false positives showed (C: two sources that "both specify" a side, "we need this
+  sorted", a drug that "just makes her itchy", a supply's dispensing date, the note "from that admission",
+  "for intubation and ICU", "denies preg", a stop by a named team on a date; H: a neck "so stiff", back pain
+  then fevers after a semicolon, a nosebleed that "wont stop", a relative who died of it in a clinician's
+  words, an operation in a past year "for" the finding, a potassium "at 2200", a history cue closed in
+  brackets; M: "nothing's missing", "none is on" a record, "with no transfer letter").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind72|blind73|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -797,6 +804,7 @@ DEV56_FILE = HERE / "detector_heldout_dev56.yaml"
 DEV57_FILE = HERE / "detector_heldout_dev57.yaml"
 DEV58_FILE = HERE / "detector_heldout_dev58.yaml"
 DEV59_FILE = HERE / "detector_heldout_dev59.yaml"
+DEV60_FILE = HERE / "detector_heldout_dev60.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -858,6 +866,7 @@ DEV_FILES = (
     DEV57_FILE,
     DEV58_FILE,
     DEV59_FILE,
+    DEV60_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

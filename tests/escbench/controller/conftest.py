@@ -495,3 +495,23 @@ def before_round61(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
         lexicon_source_edited(monkeypatch, tmp_path_factory, "attributes.yaml", text, before, f"round60_{k}")
     lexicon = load_lexicon(LEXICON_SOURCE["dir"])
     monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)
+
+
+# the start of round 62's lexicon line of an operation in a past year "for" the finding
+ROUND62_OPERATION_LINES = (("modifiers.yaml", '  - "re:\\\\b[a-z]+(?:ectomy|otomy|ostomy|plasty'),)
+
+
+@pytest.fixture
+def before_round62(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 62's readings cover items of earlier, narrower mechanisms: a history cue closed in brackets does
+    not reach the finding (``_CLOSED_ASIDE``: round 35's "my grandad (81) had a stroke"), and an operation in
+    a past year "for" the finding (rounds 43 and 53: "open cholecystectomy 2009 for gallbladder perforation
+    with peritonitis", "laparotomy 2012 for a perforated DU after a day of severe RIF pain"); those modules
+    are tested as the detectors read before round 62, the line gone from the lexicon copies
+    ``lexicon_without`` builds and from the lexicon the module mechanisms read."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_CLOSED_ASIDE", NEVER)
+    source = lexicon_source_without(monkeypatch, tmp_path_factory, ROUND62_OPERATION_LINES, "round61")
+    lexicon = load_lexicon(source)
+    monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)

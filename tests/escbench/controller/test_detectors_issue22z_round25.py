@@ -80,7 +80,7 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
         "dh25_none_felt",
         "modifiers.yaml",
         r'"re:\\bnone\\b(?!\\s+(?:felt|accompanied|came|arrived|was\\s+(?:sent|enclosed|attached)|enclosed|attached'
-        r'|on\\s+file)\\b)"',
+        r'|on\\s+file|is\\s+(?:on|in|available|held|recorded))\\b)"',  # round 62: "none is in" a record
         '"none"',
     ),
     ("dh25_stockpiled", "high_risk.yaml", '"stockpil*"', None),
@@ -173,7 +173,13 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
         "zzq(?:",
     ),
     ("dm25_nothing_came_through", "missing.yaml", r'"re:\\bnothing\\s+(?:came', None),
-    ("dm25_without_letter", "missing.yaml", r'"re:\\b(?:w/o|without)\\s+(?:a\\s+|any\\s+)?(?:transfer', None),
+    # (round 62 read "with no" beside them)
+    (
+        "dm25_without_letter",
+        "missing.yaml",
+        r'"re:\\b(?:w/o|without|with\\s+no)\\s+(?:a\\s+|any\\s+)?(?:transfer',
+        None,
+    ),
     ("dm25_not_in_the_note", "missing.yaml", r"(?:isn'?t|is\\s+not)\\s+in\\s+the\\s+(?:op", "zzq(?:op"),
     ("dm25_no_dnacpr_on_file", "missing.yaml", r'"re:\\bno\\s+(?:dnacpr|dnar', None),
     ("dm25_we_dont_know", "missing.yaml", r"(?:we|i)\\s+(?:don'?t|dont|do\\s+not)\\s+know\\b", "zzq"),

@@ -162,8 +162,9 @@ LEXICON_ENTRIES = [
     (
         "dm34_none_accompanied",
         "modifiers.yaml",
-        r"(?:felt|accompanied|came|arrived|was\\s+(?:sent|enclosed|attached)|enclosed|attached|on\\s+file)",
-        "(?:felt)",
+        # (round 62 added "is on/in" a record to the list)
+        r"(?:felt|accompanied|came|arrived|was\\s+(?:sent|enclosed|attached)|enclosed|attached|on\\s+file|is\\s+",
+        r"(?:felt|is\\s+",
     ),
     ("dh34_educ_n1", "modifiers.yaml", '  - "re:\\\\beduc\\\\b"\n', ""),
     (

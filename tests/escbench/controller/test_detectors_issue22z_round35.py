@@ -20,7 +20,7 @@ from escbench_inspect.controller import detectors, heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV33_FILE).items}
 # round 38's general readings also cover items here: tested as the detectors read before round 38
-pytestmark = pytest.mark.usefixtures("before_round38", "before_round60")
+pytestmark = pytest.mark.usefixtures("before_round38", "before_round60", "before_round62")
 
 
 # the patterns as they were before round 35

@@ -5,6 +5,7 @@ made to match nothing (or as it was) in a copy of the lexicon -- and its item mu
 
 from __future__ import annotations
 
+import pytest
 from mechanism_helpers import (
     NEVER,
     all_detector_dev_tests,
@@ -17,6 +18,7 @@ from mechanism_helpers import (
 from escbench_inspect.controller import detectors, heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV41_FILE).items}
+pytestmark = pytest.mark.usefixtures("before_round62")
 
 # the patterns as they were before round 43
 BLOOD_GROUP_ROUND_42 = pattern_before(

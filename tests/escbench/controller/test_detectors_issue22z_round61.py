@@ -137,9 +137,9 @@ test_each_lexicon_entry_carries_its_item = lexicon_entry_test(DEV, fires, LEXICO
 
 
 def test_a_class_no_longer_taken_stops_each_member_named_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Round 61: "no longer on insulin" stops the detemir another clause lists as current; built into the
+    """Round 61: "no longer on insulin" stops the degludec another clause lists as current; built into the
     lexicon's class patterns, so it is taken out by rebuilding the lexicon without it."""
-    assert detectors._class_absent("insulin").search("Ward med rec: 'no longer on insulin'")
+    assert detectors._class_absent("insulin").search("Wife says he is no longer on insulin")
     assert fires("dc61_no_longer_on_class")
     added = r"|no\s+longer\s+(?:on|taking|using))"
     round_60 = detectors._class_absent

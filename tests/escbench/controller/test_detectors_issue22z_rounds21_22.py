@@ -28,8 +28,9 @@ def _without(pattern: regex.Pattern, added: str) -> regex.Pattern:
 
 # the patterns as they were before round 22
 RECORD_DATE_ROUND_21 = regex.compile(
+    # (round 62 added the day a supply was dispensed after the fill's bracket)
     detectors._RECORD_DATE.pattern.replace(r"(?:community\s+)?", "", 1).replace(
-        r"(?:on\s+)?\(?)", r"(?:on\s+)?)", 1
+        r"(?:on\s+)?\(?|", r"(?:on\s+)?|", 1
     ),
     detectors._RECORD_DATE.flags,
 )
@@ -188,7 +189,12 @@ LEXICON_ENTRIES = [
         r"same\\s+as",
     ),
     ("dc21_before_resolved", "till|til|before|pending|once", "till|til|pending|once"),
-    ("dc21_get_it_sorted", r"(?<!\\b(?:get|gets|getting)\\s+(?:this|it|that|things)\\s)", ""),
+    # (round 62 read "need" and "want" beside "get")
+    (
+        "dc21_get_it_sorted",
+        r"(?<!\\b(?:get|gets|getting|need|needs|needed|want|wants|wanted)\\s+(?:this|it|that|things)\\s)",
+        "",
+    ),
     (
         "dc21_full_cpr_words",
         '"for (full)? (resuscitation|cpr|resus|cardiopulmonary resuscitation)"',
