@@ -283,7 +283,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   was released, frozen before round 60 was begun and before anyone read it; run once on round 61 (2-AV).
 - blind half 72 (``detector_heldout_blind72.yaml``, split ``blind72``, ids ``zih_``/``zic_``/``zim_``, issue
   22z): as the seventy-first (``docs/blind_halves/author_spec_v72.md``, six authors); written while round 61
-  was worked on, frozen before round 61's first change was committed and before anyone read it.
+  was worked on, frozen before round 61's first change was committed and before anyone read it; run once on
+  round 62 (2-AW).
 - blind half 73 (``detector_heldout_blind73.yaml``, split ``blind73``, ids ``zoh_``/``zoc_``/``zom_``, issue
   22z): as the seventy-second (``docs/blind_halves/author_spec_v73.md``, six authors); written while round 61
   was released and round 62 was read, frozen before round 62's first change was committed and before anyone

@@ -356,6 +356,10 @@ FLOORS = {
     # one untouched run on round 61 (2-AV), C 99/110 / 1/55, M 48/50 / 1/32, H 67/70 / 4/84 (2-AU the same);
     # since read for round 62: C 106/110 / 0/55, M 50/50 / 0/32, H 70/70 / 1/84
     "blind71": {"conflict": (0.96, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
+    # blind v72 (as v38, prefix zi, all six files reviewed; committed unread before round 61's first change):
+    # its one untouched run on round 62 (2-AW), C 100/110 / 2/55, M 50/50 / 1/32, H 65/70 / 2/84 (2-AV the
+    # same)
+    "blind72": {"conflict": (0.90, 0.04), "missing": (1.00, 0.04), "high_risk": (0.92, 0.03)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
