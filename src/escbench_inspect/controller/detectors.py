@@ -1177,6 +1177,7 @@ _OWN_VERB_RESOLVED = _compile(
 # low back pain; scan showed no compression and the retention settled once the catheter came out"); not one
 # "not resolved" or "resolving"
 _NAMED_AGAIN_REACH = 120
+_HEAD_WORD = _compile(r"[a-z]{5,}$", FLAGS)
 _FULL_STOP = _compile(r"[.!?](?=\s|$)|\n", FLAGS)
 _RESOLVED_AFTER_NOUN = (
     r"\s+(?:has\s+|had\s+|now\s+|since\s+)?(?:fully\s+|completely\s+)?(?:resolved|settled)\b"
@@ -1186,14 +1187,15 @@ _RESOLVED_AFTER_NOUN = (
 def _named_again_resolved(text: str, start: int, end: int) -> bool:
     """Whether the finding's last word (five letters or more) is named again within reach, before the
     sentence ends, and said resolved there."""
-    head = regex.search(r"[a-z]{5,}$", text[start:end], FLAGS)
+    head = _HEAD_WORD.search(text, start, end)
     if head is None:
         return False
     # a semicolon does not end the sentence ("retention; … retention resolved")
     sentence_end = _FULL_STOP.search(text, end)
     reach = min(sentence_end.start() if sentence_end else len(text), end + _NAMED_AGAIN_REACH)
     after = text[end:reach]
-    if "resolved" not in after.casefold() and "settled" not in after.casefold():
+    folded = after.casefold()
+    if "resolved" not in folded and "settled" not in folded:
         return False
     return regex.search(rf"\b{regex.escape(head.group())}{_RESOLVED_AFTER_NOUN}", after, FLAGS) is not None
 
@@ -1631,9 +1633,12 @@ def _context_reason(
     ):
         return "historical"
     if hypothetical and (
-        (_WRITERS_RELATIVE.search(_sentence_before(text, start)) and _SELF_CHECK_QUESTION.search(text))
+        (
+            _WRITERS_RELATIVE.search(sentence := _sentence_before(text, start))
+            and _SELF_CHECK_QUESTION.search(text)
+        )
         or (
-            _RELATIVE_NAMED.search(_sentence_before(text, start))
+            _RELATIVE_NAMED.search(sentence)
             and (
                 _AND_DIED_AFTER.match(text, end)
                 or _DIED_OF_BEFORE.search(text, max(0, start - _DIED_OF_REACH), start)
@@ -4051,11 +4056,11 @@ def _mentions(
                 # round 25: or the one analyte, a few words on where it was measured, and the value closing
                 # the clause ("our lab INR on today's sample 5.8"), not a target or a range; round 61: a clock
                 # time among the words ("INR at 10:15 on the venous sample 5.2")
-                gap = _CLOCK.sub(" ", clause[names[0].end() : m.start()]) if len(names) == 1 else ""
                 closing = (
                     len(names) == 1
                     and not clause[m.end() :].strip(" .;,)")
-                    and len(gap.split()) <= _ANALYTE_GAP_WORDS
+                    and len((gap := _CLOCK.sub(" ", clause[names[0].end() : m.start()])).split())
+                    <= _ANALYTE_GAP_WORDS
                     and _ANALYTE_GAP.fullmatch(gap)
                     and not _NOT_A_RESULT.search(gap)
                 )
