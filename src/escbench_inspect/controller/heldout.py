@@ -289,6 +289,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the seventy-second (``docs/blind_halves/author_spec_v73.md``, six authors); written while round 61
   was released and round 62 was read, frozen before round 62's first change was committed and before anyone
   read it.
+- blind half 74 (``detector_heldout_blind74.yaml``, split ``blind74``, ids ``zch_``/``zcc_``/``zcm_``, issue
+  22z): as the seventy-third (``docs/blind_halves/author_spec_v74.md``, six authors); written while round 63
+  was read, frozen before round 63's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -721,7 +724,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   words, an operation in a past year "for" the finding, a potassium "at 2200", a history cue closed in
   brackets; M: "nothing's missing", "none is on" a record, "with no transfer letter").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind72|blind73|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind73|blind74|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -942,6 +945,7 @@ BLIND70_FILE = HERE / "detector_heldout_blind70.yaml"
 BLIND71_FILE = HERE / "detector_heldout_blind71.yaml"
 BLIND72_FILE = HERE / "detector_heldout_blind72.yaml"
 BLIND73_FILE = HERE / "detector_heldout_blind73.yaml"
+BLIND74_FILE = HERE / "detector_heldout_blind74.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1019,6 +1023,7 @@ Half = Literal[
     "blind71",
     "blind72",
     "blind73",
+    "blind74",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1098,6 +1103,7 @@ SPLIT_PREFIX = {
     "blind71": "yz",
     "blind72": "zi",
     "blind73": "zo",
+    "blind74": "zc",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {
