@@ -1334,7 +1334,12 @@ _YEAR = r"(?<![\d/.-])\b(?:19|20)\d\d\b(?![-/.]\d)"
 # episode now settled is still a red flag (chest pain yesterday, pain-free now).
 _SENTENCE_OPENS_IN_PAST = _compile(
     r"^\W*(?:[A-Z]{1,4}\s*:\s*)?(?:(?:in|during|back\s+in)\s+(?:early\s+|late\s+|mid-?)?"
-    r"(?:" + _MONTH + r"\s+)?(?:19|20)\d\d\b(?![-/.]\d))",
+    r"(?:" + _MONTH + r"\s+)?(?:19|20)\d\d\b(?![-/.]\d)"
+    # round 63: or in the writer's or the patient's youth ("When I was twelve I had bacterial meningitis
+    # with a stiff neck and a rash")
+    r"|(?:back\s+)?when\s+(?:i|he|she|they|we)\s+(?:was|were)\s+(?:a\s+(?:child|baby|toddler|teenager|teen|kid)"
+    r"|(?:very\s+)?(?:little|young|small)|\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|thirteen|fourteen|fifteen|sixteen|seventeen)\b(?!\s+(?:weeks?|days?)\b))",
     FLAGS,
 )
 _PAST_ANCHOR = _compile(
@@ -2616,8 +2621,11 @@ _SAYS_YEAR = _compile(
 # round 40: or where it is written ("in the oncology diary we keep it's written 10th May"), not written up
 # round 51: or one that counts days from a date ("the physio sheet is counting from 12/03"): the event's date
 # as that source has it
+# round 63: or that "has" a date right after it ("the practice computer has 9 March")
 _REPORTING = _compile(
-    rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it|written(?!\s+up\b)|count(?:s|ed|ing)?\s+from)\b", FLAGS
+    rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it|written(?!\s+up\b)|count(?:s|ed|ing)?\s+from"
+    rf"|(?:has|have)(?=\s+(?:{_DATE_STATED.pattern})))\b",
+    FLAGS,
 )
 # round 18: a full stop after the number ends its sentence ("… on 15/09 is 5.8.")
 # round 55: not a stage, grade or place's number ("ward lab today 190 umol/L, AKI stage 3 flagged")
@@ -2642,6 +2650,10 @@ _REPORTED_VALUE = _compile(
     r"|(?:and\s+)?got|came\s+back(?:\s+(?:as|at))?"
     # round 36: or read out ("the GP receptionist read out 138 from the very same blood test")
     r"|read\s+(?:out|back|over)"
+    # round 63: or the capillary sample it was read on, when it was taken between ("the practice nurse's
+    # finger-prick this morning 3.1")
+    r"|(?:finger[\s-]?(?:prick|stick)|fingerprick|fingerstick|capillary|heel[\s-]?prick)(?:\s+(?:sample|test|check|reading))?"
+    r"(?:\s+(?:today|yesterday|this\s+(?:am|morning|afternoon|evening)|last\s+night))?"
     # round 34: or "has it as" ("the ED note records it as 4.5 ng/L")
     r"|" + _IT_AS.pattern + r")"
     r"\s*:?\s*$"
@@ -2875,7 +2887,10 @@ IMPLIED = "?"  # a dose stated without its drug ("the pills are 5 mg"): the drug
 # not a dose per kg or a concentration ("1 mg/kg", "5 mg/ml"); round 24: a dose per day is one ("3 mg/day")
 _IMPLIED_DOSE = _compile(
     # round 31: or insulin's "u" written against its number ("dtr says he only ever takes 8u")
-    r"(?<![\w.])(?P<amt>\d+(?:\.\d+)?)(?:\s*(?P<unit>mg|mcg|micrograms?|µg|g|units?)|(?P<unit>u))\b(?!\s*/(?!\s*(?:day|d)\b))",
+    # round 63: or a space before it, when its time of day follows ("Levemir: 14 u mane per the pen diary")
+    r"(?<![\w.])(?P<amt>\d+(?:\.\d+)?)(?:\s*(?P<unit>mg|mcg|micrograms?|µg|g|units?)|(?P<unit>u)"
+    r"|\s(?P<unit>u)(?=\s+(?:nocte|mane|od|bd|bid|tds|daily|at\s+night|with\s+(?:meals|breakfast|tea))\b))"
+    r"\b(?!\s*/(?!\s*(?:day|d)\b))",
     FLAGS,
 )
 # round 53: an infusion's rate per hour, thousands written with a comma ("heparin 1,250 units/h" on the pump,
@@ -3056,10 +3071,19 @@ _REASON_IN_BRACKETS = _compile(
 # round 54: the brackets right after a limb, which give why it is restricted ("no BP or cannula in R arm (R
 # mastectomy + node clearance 2019 per pt)"): the restriction is current, its reason's year no history of the
 # side
-_LIMB_BRACKET = _compile(r"(?<=\b(?:arm|leg|limb|hand|foot)\s?)\([^()]*\)", FLAGS)
+# round 63: or after who says so ("no cannula in the right arm per her daughter (history of right axillary
+# clearance)")
+_LIMB_BRACKET = _compile(
+    r"(?<=\b(?:arm|leg|limb|hand|foot)(?:\s+(?:per|according\s+to)\s+(?:the\s+|her\s+|his\s+)?[\w-]+)?\s?)"
+    r"\([^()]*\)",
+    FLAGS,
+)
 # round 55: the year of a reaction after its drug ("Daughter says he stopped breathing after oxycodone in
 # 2021"): a reaction is always past, its year is when it happened, no earlier grading of it
-_REACTION_YEAR = _compile(r"\b(?:after|with|to|on|from)\s+[\w-]+\s+in\s+(?:19|20)\d\d\b", FLAGS)
+# round 63: or the year in brackets after it ("Clarithromycin: angioedema (2018) on the GP allergy list")
+_REACTION_YEAR = _compile(
+    r"\b(?:after|with|to|on|from)\s+[\w-]+\s+in\s+(?:19|20)\d\d\b|\(\s*(?:in\s+)?(?:19|20)\d\d\s*\)", FLAGS
+)
 # issue 22y: a gestational age stated now, in weeks(+days): "14 weeks pregnant", "32+4/40", "a gestation
 # of 9+2 weeks", "GA 20 wks"; not the time of an event ("booked at 10/40", "delivered at 38 weeks")
 _GESTATION = _compile(
@@ -3464,6 +3488,9 @@ def _class_absent(names: str) -> regex.Pattern:
         # round 43: or denies taking any ("pt denies taking any antiplatelets"), or has the patient off it
         # ("clinic records have him off insulin")
         r"|den(?:y|ies|ied|ying)\s+(?:ever\s+)?(?:taking|using|being\s+on)|(?<=\b(?:him|her|them|me)\s)off"
+        # round 63: or says the patient is off it ("his wife says he's been off insulin since the summer")
+        r"|(?<=\b(?:(?:he|she|they|i)['’]?(?:s|re|m)|hes|shes|(?:he|she)\s+is|they\s+are|i\s+am)"
+        r"(?:\s+(?:now|been))?\s)off"
         # round 61: or no longer on it ("Wife says he is no longer on insulin")
         r"|no\s+longer\s+(?:on|taking|using))"
         rf"\s+(?:any\s+|an?\s+)?(?:{names})"
@@ -4293,7 +4320,13 @@ _TOLERATED_AFTER = _compile(
 # penicillin", "penicillin → anaphylaxis")
 # round 32: or a comma between them ("Anaesthetic record …: rocuronium, anaphylaxis (tryptase raised)")
 # round 61: or a site joined by a slash to the reaction's own ("Diclofenac → eye/lip swelling")
-_ALLERGEN_THEN_REACTION = _compile(r"\s*(?:[-:→>(,]+\s*(?:[a-z]+/)?|(?:[a-z]+\s+)?)", FLAGS)
+# round 63: or the allergen's class noun before the dash ("old anaesthetic chart has cephalosporin
+# antibiotics — bronchospasm")
+_ALLERGEN_THEN_REACTION = _compile(
+    r"(?:\s+(?:antibiotics?|drugs?|medications?|medicines?|tablets?|tabs|injections?|class))?"
+    r"\s*(?:[-–—:→>(,]+\s*(?:[a-z]+/)?|(?:[a-z]+\s+)?)",
+    FLAGS,
+)
 _REACTION_THEN_ALLERGEN = _compile(r"\s+(?:to|with|from|after|on)\s+(?:[a-z]+\s+)?", FLAGS)
 
 
@@ -4634,7 +4667,9 @@ _CHANGE_DENIED = _compile(
     r"(?:\b(?:no|not|without|never|denies|denied|deny|denying)\b|\b(?:have|has|had|did|does|do|is|was|were)n'?t\b"
     # round 32: or nobody told of it ("the label … says 50mg and nobody told me about changing it")
     # round 51: the words between may be a slash list ("weighed 70 kg at the surgery, no illness/weight loss")
-    r"|\b(?:nobody|no\s+one|no-one|noone)\b)(?:(?:\s+|\s*/\s*)[\w-]+){0,3}(?:\s*/)?\s*$",
+    # round 63: an article may end them ("Hospital discharge letter: 60 mg OD and nobody informed them of a
+    # change")
+    r"|\b(?:nobody|no\s+one|no-one|noone)\b)(?:(?:\s+|\s*/\s*)[\w-]+){0,3}(?:\s+(?:a|an|any|the))?(?:\s*/)?\s*$",
     FLAGS,
 )
 # round 15: a change not made ("dose increase not given", "titration withheld")
@@ -4943,7 +4978,11 @@ _ELLIPTIC_DENIAL = _compile(
     # round 33: or one that closes it, after the source who says so ("… has 'pregnant' ticked, she told me she
     # definitely isn't")
     r"|\b(?:i|she|he|they)\s+(?:(?:definitely|really|certainly|honestly|absolutely|categorically)\s+)?"
-    r"(?:isn'?t|isnt|is\s+not|'s\s+not|am\s+not|'m\s+not|aren'?t|are\s+not)\s*$",
+    r"(?:isn'?t|isnt|is\s+not|'s\s+not|am\s+not|'m\s+not|aren'?t|are\s+not)\s*$"
+    # round 63: or the whole clause a denial by the patient ("Her older sister told triage she is pregnant;
+    # the patient firmly denies it")
+    r"|^\s*(?:but\s+)?(?:the\s+)?(?:patient|she|he)\s+(?:(?:flatly|firmly|strongly)\s+)?(?:denies|denied)"
+    r"(?:\s+(?:this|it|that))?\s*$",
     FLAGS,
 )
 _DENIED_VALUE = {

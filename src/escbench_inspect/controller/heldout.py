@@ -723,6 +723,15 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   then fevers after a semicolon, a nosebleed that "wont stop", a relative who died of it in a clinician's
   words, an operation in a past year "for" the finding, a potassium "at 2200", a history cue closed in
   brackets; M: "nothing's missing", "none is on" a record, "with no transfer letter").
+- development half 61 (``detector_heldout_dev61.yaml``, split ``dev``, issue 22z round 63): the mechanisms
+  blind half 72's misses and false positives showed (C: "nobody informed them of a change", insulin's "u"
+  after a space, a limb's reason in brackets after who says so, the GP surgery's records, a source that
+  "has" a date, an allergen's class noun before the dash, a reaction's year in brackets, "he's been off" a
+  class, "following a long discussion with", "the patient firmly denies it", an hCG "charted positive", a
+  finger-prick value, a sample run on another patient's blood; H: a headache after a fall, pain that began
+  round the navel and shifted, epistaxis "x 35 mins", a dressing soaked through, a raised BP with
+  proteinuria in pregnancy, "when I was twelve", "same as the last two neurology letters", chronic before
+  two findings joined by "&"; M: a list of order elements that closes on "issues").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind73|blind74|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -809,6 +818,7 @@ DEV57_FILE = HERE / "detector_heldout_dev57.yaml"
 DEV58_FILE = HERE / "detector_heldout_dev58.yaml"
 DEV59_FILE = HERE / "detector_heldout_dev59.yaml"
 DEV60_FILE = HERE / "detector_heldout_dev60.yaml"
+DEV61_FILE = HERE / "detector_heldout_dev61.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -871,6 +881,7 @@ DEV_FILES = (
     DEV58_FILE,
     DEV59_FILE,
     DEV60_FILE,
+    DEV61_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

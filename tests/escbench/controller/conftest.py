@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import regex
-from mechanism_helpers import NEVER, pattern_before
+from mechanism_helpers import NEVER, implied_dose_round_30, pattern_before
 
 from escbench_inspect.controller.detectors import LEXICON_DIR, Lexicon, default_lexicon, load_lexicon
 
@@ -223,11 +223,9 @@ def before_round31(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
 
     monkeypatch.setattr(detectors, "_CHANGED_BETWEEN", 0)
     dose = detectors._IMPLIED_DOSE
-    before = dose.pattern.replace(r"(?:\s*(?P<unit>", r"\s*(?P<unit>", 1).replace(
-        r"units?)|(?P<unit>u))", r"units?)", 1
-    )
-    assert before != dose.pattern
-    monkeypatch.setattr(detectors, "_IMPLIED_DOSE", regex.compile(before, dose.flags))
+    before = implied_dose_round_30(dose)
+    assert before.pattern != dose.pattern
+    monkeypatch.setattr(detectors, "_IMPLIED_DOSE", before)
     source = lexicon_source_without(monkeypatch, tmp_path_factory, ROUND31_LINES, "round30")
     # the module mechanisms of earlier rounds read with the packaged lexicon: here, with this copy
     lexicon = load_lexicon(source)
@@ -513,5 +511,22 @@ def before_round62(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
 
     monkeypatch.setattr(detectors, "_CLOSED_ASIDE", NEVER)
     source = lexicon_source_without(monkeypatch, tmp_path_factory, ROUND62_OPERATION_LINES, "round61")
+    lexicon = load_lexicon(source)
+    monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)
+
+
+# the start of round 63's lexicon line of a raised blood pressure with proteinuria in pregnancy
+ROUND63_PROTEINURIA_LINES = (("high_risk.yaml", '      - {t: "re:\\\\bprotein(?:uria)?\\\\b(?:(?<='),)
+
+
+@pytest.fixture
+def before_round63(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 63's pre-eclampsia line (a raised blood pressure with proteinuria in a pregnancy named before
+    them) covers round 46's item read by its repeated pressure ("BP 168/106 on repeat with 2+ protein"); that
+    module is tested as the detectors read before round 63, the line gone from the lexicon copies
+    ``lexicon_without`` builds and from the lexicon the module mechanisms read."""
+    from escbench_inspect.controller import detectors
+
+    source = lexicon_source_without(monkeypatch, tmp_path_factory, ROUND63_PROTEINURIA_LINES, "round62")
     lexicon = load_lexicon(source)
     monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)

@@ -67,6 +67,23 @@ def pattern_before(pattern: regex.Pattern, old: str, new: str = "") -> regex.Pat
     return regex.compile(pattern.pattern.replace(old, new), pattern.flags)
 
 
+# round 63's addition to ``_IMPLIED_DOSE``: insulin's "u" after a space, before its time of day
+IMPLIED_DOSE_ROUND_63 = (
+    r"|\s(?P<unit>u)(?=\s+(?:nocte|mane|od|bd|bid|tds|daily|at\s+night|with\s+(?:meals|breakfast|tea))\b)"
+)
+
+
+def implied_dose_round_30(pattern: regex.Pattern) -> regex.Pattern:
+    """``_IMPLIED_DOSE`` as it read before round 31: without round 63's spaced "u", then without round
+    31's "u" written against its number."""
+    before = (
+        pattern_before(pattern, IMPLIED_DOSE_ROUND_63)
+        .pattern.replace(r"(?:\s*(?P<unit>", r"\s*(?P<unit>", 1)
+        .replace(r"units?)|(?P<unit>u))", r"units?)", 1)
+    )
+    return regex.compile(before, pattern.flags)
+
+
 def dev_fires(items: Mapping[str, HeldoutItem]) -> Fires:
     """``fires(item_id, lexicon=None)``: the item's own detector's verdict on it (memo cleared first), with
     the lexicon ``detectors.default_lexicon`` returns when called (a fixture may replace it)."""

@@ -116,7 +116,7 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
         r'"re:\\bstable(?:\\s+(?:exertional|effort|exercise[\\s-]+induced))?\\s*$"',
         None,
     ),
-    ("dh25_chronic_n1", "modifiers.yaml", r'"re:(?<!\\bon\\s)\\bchronic', None),
+    ("dh25_chronic_n1", "modifiers.yaml", r'"re:(?<!\\bon\\s)\\bchronic(?:\\s+[a-z]+)?\\s*$"', None),
     (
         "dh25_first_baby_n1",
         "modifiers.yaml",

@@ -111,8 +111,8 @@ LEXICON_ENTRIES = [
     (
         "dh29_navel_to_right",
         "high_risk.yaml",
-        r"(?:started|began|start)\\s+(?:round|around",
-        r"zzq\\s+(?:round|around",
+        r"(?:started|began|start)\\s+(?:round|around|near|by|at)\\s+(?:my|his|her|the)\\s+(?:belly\\s+button|navel|umbilicus)\\b[",
+        r"zzq\\s+(?:round|around|near|by|at)\\s+(?:my|his|her|the)\\s+(?:belly\\s+button|navel|umbilicus)\\b[",
     ),
     ("dh29_over_bumps", "high_risk.yaml", r"\\bover\\s+(?:the\\s+)?(?:speed\\s+)?bumps", "zzq"),
     ("dh29_dont_see_the_point", "high_risk.yaml", r"see\\s+the\\s+point\\s+(?:any", r"zzq\\s+(?:any"),

@@ -135,7 +135,7 @@ LEXICON_ENTRIES = [
     (
         "dc30_after_discussion_n1",
         "attributes.yaml",
-        r"\\bafter\\s+(?:a\\s+|further\\s+)?discussions?",
+        r"\\b(?:after|following)\\s+(?:a\\s+|further\\s+|(?:a\\s+)?(?:long|lengthy|detailed|full|frank)\\s+)?discussions?",
         r"\\bzzq",
     ),
     ("dm30_never_completed", "missing.yaml", r"(?:been\\s+)?completed\\b(?<=", r"(?:been\\s+)?zzq\\b(?<="),

@@ -7,11 +7,11 @@ flip."""
 from __future__ import annotations
 
 import pytest
-import regex
 from mechanism_helpers import (
     NEVER,
     all_detector_dev_tests,
     dev_fires,
+    implied_dose_round_30,
     lexicon_entry_test,
     module_mechanism_test,
 )
@@ -22,12 +22,7 @@ pytestmark = pytest.mark.usefixtures("before_round54_condition")
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV29_FILE).items}
 # the pattern as it was before round 31
-IMPLIED_DOSE_ROUND_30 = regex.compile(
-    detectors._IMPLIED_DOSE.pattern.replace(r"(?:\s*(?P<unit>", r"\s*(?P<unit>", 1).replace(
-        r"units?)|(?P<unit>u))", r"units?)", 1
-    ),
-    detectors._IMPLIED_DOSE.flags,
-)
+IMPLIED_DOSE_ROUND_30 = implied_dose_round_30(detectors._IMPLIED_DOSE)
 
 
 fires = dev_fires(DEV)

@@ -32,7 +32,9 @@ CLAUSE_SPLIT_SOURCE_WORDS_ROUND_31 = pattern_before(
     detectors._CLAUSE_SPLIT, r"[\w'-]+\s+){1,7}?", r"[\w'-]+\s+){1,5}?"
 )
 CLAUSE_SPLIT_DATES_ROUND_31 = pattern_before(detectors._CLAUSE_SPLIT, r"|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
-ALLERGEN_THEN_REACTION_ROUND_31 = pattern_before(detectors._ALLERGEN_THEN_REACTION, r"[-:→>(,]+", r"[-:→>(]+")
+ALLERGEN_THEN_REACTION_ROUND_31 = pattern_before(
+    detectors._ALLERGEN_THEN_REACTION, r"[-–—:→>(,]+", r"[-–—:→>(]+"
+)
 EMPTY_FIELD_ROUND_31 = pattern_before(
     detectors._EMPTY_FIELD, r"(?:\s+(?:known|recorded|documented|listed|noted))?", r"(?:\s+known)?"
 )

@@ -5,6 +5,7 @@ lexicon entry made to match nothing (or as it was) in a copy of the lexicon -- a
 
 from __future__ import annotations
 
+import pytest
 from mechanism_helpers import (
     all_detector_dev_tests,
     dev_fires,
@@ -14,6 +15,8 @@ from mechanism_helpers import (
 )
 
 from escbench_inspect.controller import detectors, heldout
+
+pytestmark = pytest.mark.usefixtures("before_round63")
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV44_FILE).items}
 

@@ -39,8 +39,8 @@ LEXICON_ENTRIES = [
     (
         "dh47_epistaxis_minutes",
         "high_risk.yaml",
-        r"(?:about\\s+)?(?:[2-9]\\d|[1-9]\\d\\d)\\s*(?:minutes|mins?)",
-        "zzq",
+        r"(?:about\\s+)?|(?<![a-z])[x×]\\s*)(?:[2-9]\\d|[1-9]\\d\\d)\\s*(?:minutes|mins?)",
+        ")zzq",
     ),
     (
         "dh47_enough_to_finish",

@@ -21,7 +21,9 @@ DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV49_FILE).items}
 # the patterns as they were before round 51
 BLOOD_GROUP_ROUND_50 = pattern_before(detectors._BLOOD_GROUP, r"|\s*(?i:rh)")
 CHANGE_DENIED_ROUND_50 = pattern_before(
-    detectors._CHANGE_DENIED, r"(?:(?:\s+|\s*/\s*)[\w-]+){0,3}(?:\s*/)?\s*$", r"(?:\s+[\w-]+){0,3}\s*$"
+    detectors._CHANGE_DENIED,
+    r"(?:(?:\s+|\s*/\s*)[\w-]+){0,3}(?:\s+(?:a|an|any|the))?(?:\s*/)?\s*$",
+    r"(?:\s+[\w-]+){0,3}(?:\s+(?:a|an|any|the))?\s*$",
 )
 REPORTING_ROUND_50 = pattern_before(detectors._REPORTING, r"|count(?:s|ed|ing)?\s+from")
 SENTENCE_END_ROUND_50 = pattern_before(

@@ -82,7 +82,12 @@ LEXICON_ENTRIES = [
         r"\\s+as\\s+(?:a\\s+)?(?:zzq)(?:\\s+course)?\\b",
     ),
     ("dc55_sorting_before", "attributes.yaml", r"|amend|sort\\w*|re-?weigh", "|amend|sort|re-?weigh"),
-    ("dc55_hcg_charted", "attributes.yaml", "|logged|charted)", "|logged)"),
+    (
+        "dc55_hcg_charted",
+        "attributes.yaml",
+        r"|logged|charted)\\s+(?:neg(?:ative)?|-ve)",
+        r"|logged)\\s+(?:neg(?:ative)?|-ve)",
+    ),
     (
         "dc55_wrong_patient_n1",
         "attributes.yaml",

@@ -23,7 +23,7 @@ DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV59_FILE).items}
 
 # the patterns as they were before round 61 (without their additions)
 ALLERGEN_THEN_REACTION_ROUND_60 = pattern_before(
-    detectors._ALLERGEN_THEN_REACTION, r"[-:→>(,]+\s*(?:[a-z]+/)?", r"[-:→>(,]+\s*"
+    detectors._ALLERGEN_THEN_REACTION, r"[-–—:→>(,]+\s*(?:[a-z]+/)?", r"[-–—:→>(,]+\s*"
 )
 STATUS_PASSIVE_GAP_ROUND_60 = pattern_before(
     detectors._STATUS_PASSIVE_GAP,

@@ -358,8 +358,8 @@ FLOORS = {
     "blind71": {"conflict": (0.96, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
     # blind v72 (as v38, prefix zi, all six files reviewed; committed unread before round 61's first change):
     # its one untouched run on round 62 (2-AW), C 100/110 / 2/55, M 50/50 / 1/32, H 65/70 / 2/84 (2-AV the
-    # same)
-    "blind72": {"conflict": (0.90, 0.04), "missing": (1.00, 0.04), "high_risk": (0.92, 0.03)},
+    # same); since read for round 63: C 110/110 / 0/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind72": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
