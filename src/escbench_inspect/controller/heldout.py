@@ -288,7 +288,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 73 (``detector_heldout_blind73.yaml``, split ``blind73``, ids ``zoh_``/``zoc_``/``zom_``, issue
   22z): as the seventy-second (``docs/blind_halves/author_spec_v73.md``, six authors); written while round 61
   was released and round 62 was read, frozen before round 62's first change was committed and before anyone
-  read it.
+  read it; run once on round 63 (2-AX).
 - blind half 74 (``detector_heldout_blind74.yaml``, split ``blind74``, ids ``zch_``/``zcc_``/``zcm_``, issue
   22z): as the seventy-third (``docs/blind_halves/author_spec_v74.md``, six authors); written while round 63
   was read, frozen before round 63's first change was committed and before anyone read it.
