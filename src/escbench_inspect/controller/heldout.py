@@ -292,6 +292,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 74 (``detector_heldout_blind74.yaml``, split ``blind74``, ids ``zch_``/``zcc_``/``zcm_``, issue
   22z): as the seventy-third (``docs/blind_halves/author_spec_v74.md``, six authors); written while round 63
   was read, frozen before round 63's first change was committed and before anyone read it.
+- blind half 75 (``detector_heldout_blind75.yaml``, split ``blind75``, ids ``zhh_``/``zhc_``/``zhm_``, issue
+  22z): as the seventy-fourth (``docs/blind_halves/author_spec_v75.md``, six authors); written while round 63
+  was released and round 64 was read, frozen before round 64's first change was committed and before anyone
+  read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -733,7 +737,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   proteinuria in pregnancy, "when I was twelve", "same as the last two neurology letters", chronic before
   two findings joined by "&"; M: a list of order elements that closes on "issues").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind73|blind74|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind74|blind75|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -957,6 +961,7 @@ BLIND71_FILE = HERE / "detector_heldout_blind71.yaml"
 BLIND72_FILE = HERE / "detector_heldout_blind72.yaml"
 BLIND73_FILE = HERE / "detector_heldout_blind73.yaml"
 BLIND74_FILE = HERE / "detector_heldout_blind74.yaml"
+BLIND75_FILE = HERE / "detector_heldout_blind75.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1035,6 +1040,7 @@ Half = Literal[
     "blind72",
     "blind73",
     "blind74",
+    "blind75",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1115,6 +1121,7 @@ SPLIT_PREFIX = {
     "blind72": "zi",
     "blind73": "zo",
     "blind74": "zc",
+    "blind75": "zh",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

@@ -441,6 +441,7 @@ BLIND_SHA256 = {
     "blind72": "b197646a9cbd5a642e119e4965a6d61f1c7838eb451667a825b1f8594b1b5472",
     "blind73": "1218e34e3a41081d8bc4258674991e9c7441377a27d8d06e2ede16cba108ee3e",
     "blind74": "4f7e995364a1b036bc55b8989fefceb79e9833896903a8772b019a9b48552377",
+    "blind75": "1204919b02de542a94e130cda9e4376e1d594a962057833d16956b9c1823ac20",
 }
 
 
@@ -553,6 +554,7 @@ BLIND_SPLITS = {
     "blind72": ("zi", "BLIND72_FILE"),
     "blind73": ("zo", "BLIND73_FILE"),
     "blind74": ("zc", "BLIND74_FILE"),
+    "blind75": ("zh", "BLIND75_FILE"),
 }
 
 
