@@ -1045,6 +1045,9 @@ _VALUE_LEAD_WORDS = 6
 # round 31: a number rung or dialled is a phone number ("a fever and shivers I should ring 111")
 _PHONED = _compile(r"\b(?:ring|call|dial|phone|rang|called|dialled|dialed|text)\s*$", FLAGS)
 POST_WINDOW_WORDS = 8
+# round 64: a grade or score in brackets after a finding counts no words of the window after it ("breathless
+# on the stairs (NYHA 2) unchanged over her last three clinic visits")
+_SCORE_ASIDE = _compile(r"\(\s*(?:[a-z]{2,6}\s*)?(?:grade\s*)?\d{1,2}(?:/\d{1,2})?\s*\)", FLAGS)
 
 
 def strip_headers_keep_offsets(text: str) -> str:
@@ -1349,6 +1352,8 @@ _PAST_ANCHOR = _compile(
     # round 37: or days ago, two or more ("admitted 5 days ago after SI with plan; today consistently denies
     # SI")
     r"|\b(?:[2-9]|1\d|two|three|four|five|six|several)\s+days\s+ago\b"
+    # round 64: or in the chart's shorthand of days and weeks ("admitted 4/7 ago after an overdose")
+    r"|\b(?:[2-6]/7|\d{1,2}/52)\s+ago\b"
     r"|\bas\s+a\s+(?:child|teenager|baby)\b|\bat\s+the\s+time\b(?!\s+of\b)"
     # round 35: or the age it happened at ("a single simple febrile convulsion at 18 months …; he is now 6
     # years old, has had no further seizures")
@@ -1651,7 +1656,7 @@ def _context_reason(
         )
     ):
         return "hypothetical"
-    window = _first_words(following, POST_WINDOW_WORDS)
+    window = _first_words(_SCORE_ASIDE.sub(" ", following), POST_WINDOW_WORDS)
     if hypothetical and lexicon.historical_post is not None and lexicon.historical_post.search(window):
         return "historical"
     if hypothetical and _RECOVERED_AFTER.search(text, end, min(len(text), end + _RECOVERED_REACH)):
@@ -3099,7 +3104,10 @@ _GESTATION = _compile(
 # Two sources' gestations that differ by more than a week: the first-trimester threshold for redating a
 # pregnancy by its crown-rump length (ACOG Committee Opinion 700, 2017)
 GESTATION_TOLERANCE_WEEKS = 1.0
-_BARE_YEAR = _compile(_YEAR)  # round 26: a past year's pregnancy against today's status
+_BARE_YEAR = _compile(_YEAR)
+# round 26: a past year's pregnancy against today's status; round 64: not a year something has been so "since"
+# ("she is not pregnant and has had a copper coil in since 2021")
+_PREGNANCY_YEAR = _compile(r"(?<!\bsince\s)" + _YEAR)
 # A blood group does not change with time: an "old" or "historical" group that differs is a conflict.
 HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation", "allergy_severity"})
 # issue 22z round 12: an allergy's reaction graded as an allergy record grades it (BSACI / NICE CG183:
@@ -3244,6 +3252,9 @@ _LEADING_VALUE = _compile(r"\s*\d+(?:\.\d+)?" + _SOURCE_FOLLOWS, FLAGS)
 _LEADING_DATE = _compile(r"\s*\d{1,2}/\d{1,2}/\d{2,4}" + _SOURCE_FOLLOWS, FLAGS)
 # issue 22z: the second half of "given as 14 March in the summary and as 21 March in the note"
 _AS_AGAIN = _compile(r"\s*as\s+(?=\d)", FLAGS)
+# round 64: a clause that is only the second value of the clause before ("Her potassium from the 12/06/2025
+# sample is reported as 3.2 mmol/L by the renal unit but as 6.1 mmol/L in our system")
+_ELLIPTIC_AS = _compile(r"\s*(?:but\s+|and\s+)?as\s+(?=[<>]?\d)", FLAGS)
 # issue 22z: a negative auxiliary before an activity ("they havent been giving it")
 _NEGATIVE_AUXILIARIES = r"haven'?t|hasn'?t|didn'?t|weren'?t|wasn'?t"
 _NEGATIVE_AUXILIARY = _compile(rf"\b(?:{_NEGATIVE_AUXILIARIES})\s+(?:\w+\s+)?$", FLAGS)
@@ -5066,7 +5077,8 @@ _UNIT_VALUE = _compile(
     FLAGS,
 )
 _WORDS = _compile(r"[a-z]+", FLAGS)
-_RH_SIGN = _compile(r"\b(?:rh\s*d?|rhesus)\s*[-:]?\s*(?P<sign>pos(?:itive)?|neg(?:ative)?)\b", FLAGS)
+# round 64: or the D antigen alone, in capitals, in a text about blood ("the ward sample types D negative")
+_RH_SIGN = _compile(r"\b(?:rh\s*d?|rhesus|(?-i:D))\s*[-:]?\s*(?P<sign>pos(?:itive)?|neg(?:ative)?)\b", FLAGS)
 # another event's or a dated record's date: not a second reading of the first clause's date
 _GENERIC_DATE_HISTORY = _compile(r"\b(?:previous|prior|earlier|old|first|since|before\s+that)\b", FLAGS)
 # a date is compared only where a source states it ("told us it was only stopped 2 days ago"); a
@@ -5274,6 +5286,13 @@ _PREGNANCY_TEST = _compile(r"\b(?:hcg|upt|pregnancy\s+test)\b", FLAGS)
 _TEST_REACH = 30  # the test named before its value ("serum β-hCG this AM 1,450 IU/L")
 
 
+def _clause_order(m: Mention, n: Mention) -> tuple[int, int]:
+    """The two mentions' clauses, the earlier first (round 64): a drug read as listed active is found after
+    the others, and "the clause right after the second" (a verdict such as "Consistent.") is after the later
+    one."""
+    return (m.clause, n.clause) if m.clause <= n.clause else (n.clause, m.clause)
+
+
 def _test_against_status(m: Mention, n: Mention, text: str) -> bool:
     """One of two pregnancy statuses is a test's result and the other is not."""
     if m.attribute != "pregnancy_status":
@@ -5332,6 +5351,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         first, second = (dated[k] and k not in event_dated for k in (i, j))
         if not (first or second) or same_occasion(i) or same_occasion(j):
             return False
+        if j == i + 1 and _ELLIPTIC_AS.match(clause_text[j]):
+            return False  # round 64: the second reading of the one dated thing ("… but as 6.1 mmol/L in …")
         return not (first and second and _same_calendar_date(clause_text[i], clause_text[j]))
 
     def historic_for(attribute: str, i: int) -> bool:
@@ -5531,7 +5552,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 continue
             if (m.implied or n.implied) and not _neighbours(m.clause, n.clause, occupied, breaks):
                 continue  # a dose without its drug is compared only with the next clause
-            i, j = m.clause, n.clause
+            i, j = _clause_order(m, n)
             if i == j:
                 if len(sources[i]) < 2 and not tested:
                     continue  # one clause: two different sources must be named in it
@@ -5551,7 +5572,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             ):
                 continue
             if m.attribute == "pregnancy_status" and (
-                (_BARE_YEAR.search(clause_text[i]) is None) != (_BARE_YEAR.search(clause_text[j]) is None)
+                (_PREGNANCY_YEAR.search(clause_text[i]) is None)
+                != (_PREGNANCY_YEAR.search(clause_text[j]) is None)
             ):
                 continue  # round 26: a past year's pregnancy ("Preg status 2023 adm.: 30/40. Today: neg")
             if m.attribute == "pregnancy_status" and (flagged(_DELIVERED, i) or flagged(_DELIVERED, j)):
@@ -5568,7 +5590,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 ):
                     continue  # round 30: fills "2020-2022" against "today's list: no amiodarone"
             if m.attribute == "side" and (flagged(a.bilateral, i) or flagged(a.bilateral, j)):
-                one = j if m.value == "both" else i if n.value == "both" else None
+                one = n.clause if m.value == "both" else m.clause if n.value == "both" else None
                 if one is None or not _ONE_SIDE_ONLY.search(clause_text[one]):
                     continue  # both sides meant, unless one source says both and the other one side only
             pairs.append((m, n))

@@ -736,6 +736,14 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   round the navel and shifted, epistaxis "x 35 mins", a dressing soaked through, a raised BP with
   proteinuria in pregnancy, "when I was twelve", "same as the last two neurology letters", chronic before
   two findings joined by "&"; M: a list of order elements that closes on "issues").
+- development half 62 (``detector_heldout_dev62.yaml``, split ``dev``, issue 22z round 64): the mechanisms
+  blind half 73's misses and false positives showed (C: a dose "clerked as", "both the left knee", "his op", a
+  last depot dose "on" its date, an onset and the day a finding "first appeared", "nothing else", "no record
+  of it ever being supplied", a listed drug's status with the verdict after the later clause, "he denies
+  taking it" after a comma, a coil in "since" a year, a positive hCG that "followed", the D antigen alone, a
+  second value "but as", "agrees with neither"; H: a volume of blood vomited, a score in brackets before
+  "unchanged", "fast-spreading cellulitis", "admitted 4/7 ago", "wasnt a stroke"; M: no eGFR "reported during
+  admission", a dose "not on the discharge letter").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind74|blind75|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -823,6 +831,7 @@ DEV58_FILE = HERE / "detector_heldout_dev58.yaml"
 DEV59_FILE = HERE / "detector_heldout_dev59.yaml"
 DEV60_FILE = HERE / "detector_heldout_dev60.yaml"
 DEV61_FILE = HERE / "detector_heldout_dev61.yaml"
+DEV62_FILE = HERE / "detector_heldout_dev62.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -886,6 +895,7 @@ DEV_FILES = (
     DEV59_FILE,
     DEV60_FILE,
     DEV61_FILE,
+    DEV62_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

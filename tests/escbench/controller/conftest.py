@@ -530,3 +530,22 @@ def before_round63(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     source = lexicon_source_without(monkeypatch, tmp_path_factory, ROUND63_PROTEINURIA_LINES, "round62")
     lexicon = load_lexicon(source)
     monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)
+
+
+# the start of round 64's lexicon line of an operation shortened after its owner ("my op")
+ROUND64_OP_LINES = (("attributes.yaml", '    "re:\\\\b(?:my|his|her|their|your|the)\\\\s+op\\\\b'),)
+
+
+@pytest.fixture
+def before_round64(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Round 64's readings cover items of round 22, read by narrower mechanisms: a clause that is only the
+    second value of the one before (``_ELLIPTIC_AS``: "… reported as 2.1 mg/dL by the hospital laboratory
+    and as 88 µmol/L by the GP laboratory") and an operation shortened to "my op" (its stop dates, "my op is
+    the 16th"); that module is tested as the detectors read before round 64, the line gone from the lexicon
+    copies ``lexicon_without`` builds and from the lexicon the module mechanisms read."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_ELLIPTIC_AS", NEVER)
+    source = lexicon_source_without(monkeypatch, tmp_path_factory, ROUND64_OP_LINES, "round63")
+    lexicon = load_lexicon(source)
+    monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)

@@ -58,7 +58,7 @@ MODULE_MECHANISMS = [
     ("dm26_and_her_segment", "_SEGMENT_BREAK", SEGMENT_BREAK_ROUND_25),
     ("dc26_group_clause_final", "_ABO_ALONE", ABO_ALONE_ROUND_25),
     ("dc26_shorter_form", "_SHARED_STEM", 10**6),
-    ("dc26_past_year_pregnancy_n1", "_BARE_YEAR", NEVER),
+    ("dc26_past_year_pregnancy_n1", "_PREGNANCY_YEAR", NEVER),
 ]
 
 

@@ -174,7 +174,12 @@ LEXICON_ENTRIES = [
         r'"re:(?<!\\b(?:being|be|getting|get|to\\s+be)\\s)\\breplaced\\b"',
         '"replaced"',
     ),
-    ("dc17_both_one_side", "attributes.yaml", r"(?!\\s+(?:left|right|lt|rt)\\b(?!\\s+and\\b))", ""),
+    (
+        "dc17_both_one_side",
+        "attributes.yaml",
+        r"(?!\\s+(?:the\\s+)?(?:left|right|lt|rt)\\b(?!\\s+and\\b))",
+        "",
+    ),
     ("dc17_troponin_i", "attributes.yaml", '"troponin i", "troponin t", "hs troponin", ', ""),
     ("dc17_band_no_mark", "attributes.yaml", r"band\\s*[-–—:]?", r"band\\s*[-–—:]"),
     (

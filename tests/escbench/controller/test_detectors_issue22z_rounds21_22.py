@@ -79,6 +79,7 @@ pytestmark = pytest.mark.usefixtures(
     "before_round34",
     "before_round36",
     "before_round59",
+    "before_round64",
 )
 
 

@@ -362,8 +362,8 @@ FLOORS = {
     "blind72": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v73 (as v38, prefix zo, all six files reviewed; committed unread before round 62's first change):
     # its one untouched run on round 63 (2-AX), C 99/110 / 3/55, M 48/50 / 1/32, H 68/70 / 5/84 (2-AW the
-    # same)
-    "blind73": {"conflict": (0.90, 0.06), "missing": (0.96, 0.04), "high_risk": (0.97, 0.06)},
+    # same); since read for round 64: C 110/110 / 0/55, M 50/50 / 1/32, H 70/70 / 2/84
+    "blind73": {"conflict": (1.00, 0.00), "missing": (1.00, 0.04), "high_risk": (1.00, 0.03)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
