@@ -291,7 +291,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   read it; run once on round 63 (2-AX).
 - blind half 74 (``detector_heldout_blind74.yaml``, split ``blind74``, ids ``zch_``/``zcc_``/``zcm_``, issue
   22z): as the seventy-third (``docs/blind_halves/author_spec_v74.md``, six authors); written while round 63
-  was read, frozen before round 63's first change was committed and before anyone read it.
+  was read, frozen before round 63's first change was committed and before anyone read it; run once on round
+  64 (2-AY).
 - blind half 75 (``detector_heldout_blind75.yaml``, split ``blind75``, ids ``zhh_``/``zhc_``/``zhm_``, issue
   22z): as the seventy-fourth (``docs/blind_halves/author_spec_v75.md``, six authors); written while round 63
   was released and round 64 was read, frozen before round 64's first change was committed and before anyone

@@ -364,6 +364,10 @@ FLOORS = {
     # its one untouched run on round 63 (2-AX), C 99/110 / 3/55, M 48/50 / 1/32, H 68/70 / 5/84 (2-AW the
     # same); since read for round 64: C 110/110 / 0/55, M 50/50 / 1/32, H 70/70 / 2/84
     "blind73": {"conflict": (1.00, 0.00), "missing": (1.00, 0.04), "high_risk": (1.00, 0.03)},
+    # blind v74 (as v38, prefix zc, all six files reviewed; committed unread before round 63's first change):
+    # its one untouched run on round 64 (2-AY), C 100/110 / 1/55, M 48/50 / 1/32, H 69/70 / 9/84 (2-AX the
+    # same)
+    "blind74": {"conflict": (0.90, 0.02), "missing": (0.96, 0.04), "high_risk": (0.98, 0.11)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
