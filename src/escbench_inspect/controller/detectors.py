@@ -3104,7 +3104,7 @@ _GESTATION = _compile(
 # Two sources' gestations that differ by more than a week: the first-trimester threshold for redating a
 # pregnancy by its crown-rump length (ACOG Committee Opinion 700, 2017)
 GESTATION_TOLERANCE_WEEKS = 1.0
-_BARE_YEAR = _compile(_YEAR)
+_BARE_YEAR = _compile(_YEAR)  # the years a clause dates itself by (``_years``)
 # round 26: a past year's pregnancy against today's status; round 64: not a year something has been so "since"
 # ("she is not pregnant and has had a copper coil in since 2021")
 _PREGNANCY_YEAR = _compile(r"(?<!\bsince\s)" + _YEAR)
