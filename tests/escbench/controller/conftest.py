@@ -165,6 +165,20 @@ def lexicon_source_without(
     return copy
 
 
+def read_without(
+    monkeypatch: pytest.MonkeyPatch,
+    factory: pytest.TempPathFactory,
+    lines: tuple[tuple[str, str], ...],
+    name: str,
+) -> None:
+    """``lexicon_source_without``, and the lexicon ``default_lexicon`` returns (which the module mechanisms of
+    earlier rounds read) made that copy too."""
+    from escbench_inspect.controller import detectors
+
+    lexicon = load_lexicon(lexicon_source_without(monkeypatch, factory, lines, name))
+    monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)
+
+
 def lexicon_source_edited(
     monkeypatch: pytest.MonkeyPatch, factory: pytest.TempPathFactory, file: str, old: str, new: str, name: str
 ) -> None:
@@ -226,10 +240,7 @@ def before_round31(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     before = implied_dose_round_30(dose)
     assert before.pattern != dose.pattern
     monkeypatch.setattr(detectors, "_IMPLIED_DOSE", before)
-    source = lexicon_source_without(monkeypatch, tmp_path_factory, ROUND31_LINES, "round30")
-    # the module mechanisms of earlier rounds read with the packaged lexicon: here, with this copy
-    lexicon = load_lexicon(source)
-    monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)
+    read_without(monkeypatch, tmp_path_factory, ROUND31_LINES, "round30")
 
 
 # the start of round 32's lexicon line that reads items of earlier rounds too: a stop dated without "on"
@@ -349,12 +360,8 @@ def before_round39(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     "at the time" of a past event (``ROUND39_LINES``: "SAH 2012 (thunderclap headache at the time), clipped"),
     gone from the lexicon copies on top of any earlier round's copy and from the lexicon the module mechanisms
     read: that item is tested as the detectors read before round 39."""
-    from escbench_inspect.controller import detectors
 
-    source = lexicon_source_without(monkeypatch, tmp_path_factory, ROUND39_LINES, "round38")
-    # the module mechanisms of earlier rounds read with the packaged lexicon: here, with this copy
-    lexicon = load_lexicon(source)
-    monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)
+    read_without(monkeypatch, tmp_path_factory, ROUND39_LINES, "round38")
 
 
 @pytest.fixture
@@ -510,9 +517,7 @@ def before_round62(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     from escbench_inspect.controller import detectors
 
     monkeypatch.setattr(detectors, "_CLOSED_ASIDE", NEVER)
-    source = lexicon_source_without(monkeypatch, tmp_path_factory, ROUND62_OPERATION_LINES, "round61")
-    lexicon = load_lexicon(source)
-    monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)
+    read_without(monkeypatch, tmp_path_factory, ROUND62_OPERATION_LINES, "round61")
 
 
 # the start of round 63's lexicon line of a raised blood pressure with proteinuria in pregnancy
@@ -525,11 +530,8 @@ def before_round63(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     them) covers round 46's item read by its repeated pressure ("BP 168/106 on repeat with 2+ protein"); that
     module is tested as the detectors read before round 63, the line gone from the lexicon copies
     ``lexicon_without`` builds and from the lexicon the module mechanisms read."""
-    from escbench_inspect.controller import detectors
 
-    source = lexicon_source_without(monkeypatch, tmp_path_factory, ROUND63_PROTEINURIA_LINES, "round62")
-    lexicon = load_lexicon(source)
-    monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)
+    read_without(monkeypatch, tmp_path_factory, ROUND63_PROTEINURIA_LINES, "round62")
 
 
 # the start of round 64's lexicon line of an operation shortened after its owner ("my op")
@@ -546,6 +548,4 @@ def before_round64(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
     from escbench_inspect.controller import detectors
 
     monkeypatch.setattr(detectors, "_ELLIPTIC_AS", NEVER)
-    source = lexicon_source_without(monkeypatch, tmp_path_factory, ROUND64_OP_LINES, "round63")
-    lexicon = load_lexicon(source)
-    monkeypatch.setattr(detectors, "default_lexicon", lambda: lexicon)
+    read_without(monkeypatch, tmp_path_factory, ROUND64_OP_LINES, "round63")
