@@ -297,6 +297,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the seventy-fourth (``docs/blind_halves/author_spec_v75.md``, six authors); written while round 63
   was released and round 64 was read, frozen before round 64's first change was committed and before anyone
   read it.
+- blind half 76 (``detector_heldout_blind76.yaml``, split ``blind76``, ids ``zmh_``/``zmc_``/``zmm_``, issue
+  22z): as the seventy-fifth (``docs/blind_halves/author_spec_v76.md``, six authors); written while round 65
+  was read, frozen before round 65's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -746,7 +749,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "unchanged", "fast-spreading cellulitis", "admitted 4/7 ago", "wasnt a stroke"; M: no eGFR "reported during
   admission", a dose "not on the discharge letter").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind74|blind75|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind75|blind76|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -973,6 +976,7 @@ BLIND72_FILE = HERE / "detector_heldout_blind72.yaml"
 BLIND73_FILE = HERE / "detector_heldout_blind73.yaml"
 BLIND74_FILE = HERE / "detector_heldout_blind74.yaml"
 BLIND75_FILE = HERE / "detector_heldout_blind75.yaml"
+BLIND76_FILE = HERE / "detector_heldout_blind76.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1052,6 +1056,7 @@ Half = Literal[
     "blind73",
     "blind74",
     "blind75",
+    "blind76",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1133,6 +1138,7 @@ SPLIT_PREFIX = {
     "blind73": "zo",
     "blind74": "zc",
     "blind75": "zh",
+    "blind76": "zm",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {
