@@ -1203,6 +1203,46 @@ def _named_again_resolved(text: str, start: int, end: int) -> bool:
     return regex.search(rf"\b{regex.escape(head.group())}{_RESOLVED_AFTER_NOUN}", after, FLAGS) is not None
 
 
+# round 65: a finding whose onset is given as the single-sample rule-out needs it ("onset >3 h before
+# sampling") after a result said below the rule-out threshold ("hs-cTnT 4 ng/L, below the 5 ng/L rule-out
+# cut-off; pain onset over 3 h before sampling"; ESC 2020 NSTE-ACS 0 h rule-out): the test has ruled it out
+_ONSET_BEFORE_SAMPLING_AFTER = _compile(
+    r"\s*(?:onset|started|began)\b[^.;\n]{0,24}?\bbefore\s+(?:sampling|(?:the\s+)?(?:first\s+)?(?:sample|draw|blood\s+test|troponin))\b",
+    FLAGS,
+)
+_BELOW_RULE_OUT_BEFORE = _compile(r"\bbelow\s+(?:the\s+)?[^.;\n]{0,40}?\brule[\s-]?out\b", FLAGS)
+_BELOW_RULE_OUT_REACH = 200
+# round 65: a finding at arrival, then "now no" finding further on, in the same or a later sentence ("wheeze
+# and recession at triage; after three nebs, now no recession"): it was treated and has gone
+_AT_ARRIVAL_AFTER = _compile(
+    r"[^.;\n]{0,30}?\b(?:on\s+arrival|at\s+triage|at\s+presentation|on\s+presentation|initially|on\s+admission)\b",
+    FLAGS,
+)
+_GONE_NOW_REACH = 200
+
+
+def _arrival_finding_gone_now(text: str, start: int, end: int) -> bool:
+    """Whether a finding seen at arrival (its last word, five letters or more) is said "now no …" within
+    reach."""
+    head = _HEAD_WORD.search(text, start, end)
+    if head is None or _AT_ARRIVAL_AFTER.match(text, end) is None:
+        return False
+    after = text[end : end + _GONE_NOW_REACH]
+    pattern = rf"\bnow\s+(?:no|nil)\s+(?:[\w-]+\s+){{0,2}}?{regex.escape(head.group())}\b"
+    return regex.search(pattern, after, FLAGS) is not None
+
+
+# round 65: reduced fetal movements, then movements felt again further on ("RFM since last night; on the
+# monitor baby moving, FM felt x8 by mum"): RCOG GTG 57 sends her home with a normal CTG once movements are
+# felt; not movements "not felt" or still "reduced"
+_REDUCED_MOVEMENTS = _compile(r"\b(?:fm|rfm|(?:fetal|foetal|baby'?s?)\s+movements?|movements?)\b", FLAGS)
+_MOVEMENTS_FELT_AFTER = _compile(
+    r"(?<!\b(?:no|not|nil|reduced|less|fewer)\s)(?<!\b(?:fetal|foetal)\s)\b(?:fm|(?:fetal|foetal)\s+movements|movements)"
+    r"\s+(?:now\s+|then\s+)?"
+    r"(?:felt|palpated|present)\b(?!\s+(?:less|reduced|fewer|only\s+once))",
+    FLAGS,
+)
+_MOVEMENTS_FELT_REACH = 160
 # round 54: or weeks or more ago, then "now resolved" after a comma ("B: passive SI last month, now resolved
 # on mirtazapine", the finding's own noun may end it first); not an episode of today or yesterday, which still
 # counts when settled
@@ -1212,6 +1252,14 @@ _WEEKS_AGO_THEN_RESOLVED = _compile(
     r"(?:\s+[a-z-]+){0,3}?\s*(?:last\s+(?:week|month|year)|(?:\d+|a|one|two|three|four|several)\s+"
     r"(?:weeks?|wks?|months?|mths?|years?|yrs?)\s+ago)"
     r"\s*,?\s*now\s+(?:(?:fully\s+|completely\s+)?resolved|(?:consistently\s+|repeatedly\s+|firmly\s+)?denies)\b",
+    FLAGS,
+)
+# round 65: or weeks ago and seen about it since ("word-finding difficulty 2/52 ago - assessed in TIA clinic
+# the following day"): the episode had its assessment; not one that has come back or is worse now
+_WEEKS_AGO_THEN_SEEN = _compile(
+    r"(?:\s+[\w+&/-]+){0,4}?\s*(?:(?:\d+|a|one|two|three|four|five|six|several)\s+(?:weeks?|wks?|months?|mths?)\s+ago"
+    r"|\d+/52\s+ago)\s*[;,.-]?\s*(?:and\s+|was\s+|then\s+)?(?:seen|assessed|reviewed|investigated)\s+(?:in|at|by)\b"
+    r"(?![^.!?\n]{0,160}?\b(?:again|recur\w*|returned|came\s+back|back\s+again|worse\w*|another|new|now)\b)",
     FLAGS,
 )
 # round 45: the finding named as what a clinic or review comes after ("dispensed post-TIA clinic", "at the
@@ -1343,6 +1391,14 @@ _SENTENCE_OPENS_IN_PAST = _compile(
     r"|(?:back\s+)?when\s+(?:i|he|she|they|we)\s+(?:was|were)\s+(?:a\s+(?:child|baby|toddler|teenager|teen|kid)"
     r"|(?:very\s+)?(?:little|young|small)|\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
     r"|thirteen|fourteen|fifteen|sixteen|seventeen)\b(?!\s+(?:weeks?|days?)\b))",
+    FLAGS,
+)
+# round 65: a finding that a past year names, with at most three words between ("residual left hemianopia from
+# a 2018 right PCA stroke"): the event is that year's
+_YEAR_NAMES_FINDING = _compile(
+    r"(?:\b(?:from|following|after|post|since|with|a|an|his|her|their|prior|previous|prev|old|known)\s+|[:;,(]\s*|^\s*)"
+    + _YEAR
+    + r"\s+(?:[\w-]+\s+){0,3}$",
     FLAGS,
 )
 _PAST_ANCHOR = _compile(
@@ -1486,6 +1542,10 @@ _SELF_CHECK_QUESTION = _compile(
     # round 60: or whether it runs in families ("my mum has heart failure and gets really breathless at night,
     # does it run in families?")
     r"|\b(?:does|do|can|could|would|will)\s+(?:that|it|this|these|they)\s+run\s+in\s+(?:the\s+)?famil(?:y|ies)\b"
+    # round 65: or whether the condition named is "something that runs in families" ("is gout a thing that
+    # runs in the family?")
+    r"|\b(?:is|are)\s+(?:[\w-]+\s+){1,3}?(?:something|a\s+thing|a\s+condition|the\s+(?:sort|kind)\s+of\s+thing)"
+    r"\s+(?:that\s+|which\s+)?runs?\s+in\s+(?:the\s+)?famil(?:y|ies)\b"
     # round 58: or whether it means the writer will get it ("does that mean i will get it too?")
     r"|\b(?:does|do|will|would|could)\s+(?:that|this|it)\s+mean\s+(?:that\s+)?i(?:'ll|\s+will|\s+would|'d)?\s+"
     r"(?:get|have|develop|inherit)\b",
@@ -1524,8 +1584,11 @@ _ONGOING_AFTER = _compile(
 
 # round 37: the writer says the words were a joke ("when I wrote 'I could kill myself' about forgetting my
 # daughter's school play I was joking!!"), not followed by "but"
+# round 65: or a clinician who found it was a joke, past a semicolon ("'I'll top myself' per wife; on asking,
+# it was a joke about his golf")
 _JOKING_AFTER = _compile(
-    r"[^.;\n]{0,80}?\b(?:was|i'?m|am|only|just)\s+(?:only\s+|just\s+)?joking\b(?![^.;\n]{0,20}?\bbut\b)",
+    r"(?:[^.;\n]{0,80}?\b(?:was|i'?m|am|only|just)\s+(?:only\s+|just\s+)?joking"
+    r"|[^.\n]{0,80}?\b(?:it|this|that)\s+was\s+(?:only\s+|just\s+)?(?:a\s+joke|in\s+jest))\b(?![^.;\n]{0,20}?\bbut\b)",
     FLAGS,
 )
 
@@ -1593,6 +1656,8 @@ def _context_reason(
     if hypothetical and _past_frame(text, clause_before, end, start):
         return "historical"
     if hypothetical and _SINCE_THE_EVENT.search(clause_before) and not _EVENT_NOT_PAST_AFTER.match(text, end):
+        return "historical"
+    if hypothetical and _YEAR_NAMES_FINDING.search(clause_before):
         return "historical"
     if hypothetical and _TEST_INDICATION.search(text, max(0, start - _TEST_INDICATION_REACH), start):
         return "hypothetical"
@@ -1664,6 +1729,20 @@ def _context_reason(
     if hypothetical and (_OWN_VERB_RESOLVED.match(text, end) or _WEEKS_AGO_THEN_RESOLVED.match(text, end)):
         return "resolved"
     if hypothetical and _named_again_resolved(text, start, end):
+        return "resolved"
+    if hypothetical and _WEEKS_AGO_THEN_SEEN.match(text, end):
+        return "historical"
+    if _ONSET_BEFORE_SAMPLING_AFTER.match(text, end) and _BELOW_RULE_OUT_BEFORE.search(
+        text, max(0, start - _BELOW_RULE_OUT_REACH), start
+    ):
+        return "negated"
+    if hypothetical and _arrival_finding_gone_now(text, start, end):
+        return "resolved"
+    if (
+        hypothetical
+        and _REDUCED_MOVEMENTS.search(text, start, end)
+        and _MOVEMENTS_FELT_AFTER.search(text, end, min(len(text), end + _MOVEMENTS_FELT_REACH))
+    ):
         return "resolved"
     for cue in lexicon.negation_post.finditer(window):
         premodifier = lexicon.premodifiers is not None and lexicon.premodifiers.fullmatch(cue.group())
@@ -1764,6 +1843,8 @@ def _missing_reason(
         return "a ceiling-of-care decision"
     if _NEGATIVE_ALLERGY.match(text, end) and not _ABOUT_TOPIC_END.search(text, start, end):
         return "negative finding (no allergies)"
+    if _ALLERGIES_ANSWERED.search(text, max(0, start - 40), start) and _NONE_OF_THEM.match(text, end):
+        return "negative finding (no allergies)"
     if _NO_ITEM_PROBLEM.match(text, start, end):
         return "present (no problem with it)"
     if _NO_DNR.match(text, start, end) and _FULL_CODE.search(text):
@@ -1828,6 +1909,10 @@ _NO_ITEM_PROBLEM = _compile(
     r"|issues?|concerns?|problems?|errors?|quer(?:y|ies))\b",
     FLAGS,
 )
+# round 65: or a person who "doesn't have any" right after the allergies are named ("you asked about
+# allergies, i dont have any"): "any" closes the phrase, it is not "any of the letters"
+_ALLERGIES_ANSWERED = _compile(r"\ballerg(?:y|ies)\s*[,:\u2013\u2014-]\s*(?:i|we|he|she|they)\s+$", FLAGS)
+_NONE_OF_THEM = _compile(r"\s+any\b(?!\s*[\w(])", FLAGS)
 # round 60: a marker that ends on its topic ("says nothing about any allergies") names what is absent; the
 # allergies after it are no negative finding
 _ABOUT_TOPIC_END = _compile(r"\b(?:about|regarding|re|on)\s*$", FLAGS)
@@ -2620,6 +2705,11 @@ _IT_AS = _compile(
     r"(?:down\s+)?as\s+(?:(?:in|on)\s+)?",
     FLAGS,
 )
+# round 65: a person who "had one" or "had it" in a year: the year of the event a neighbouring clause names
+_HAD_ONE_IN_YEAR = _compile(
+    r"\b(?:had|got|received|was\s+given)\s+(?:one|it)\b[^.;\n]{0,25}?\bin\s+(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)",
+    FLAGS,
+)
 _SAYS_YEAR = _compile(
     rf"\b(?:{_REPORTING_VERBS})\s+(?:it\s+was\s+)?(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)", FLAGS
 )
@@ -2999,6 +3089,13 @@ _SECONDS_A_SOURCE = _compile(
     r"(?:agrees|agreed|concurs|concurred|confirms|confirmed)\s*$",
     FLAGS,
 )
+# round 65: or "said the same thing" ("the letter says it was stopped and the GP said the same thing when I
+# rang")
+_SAID_THE_SAME = _compile(
+    r"\b(?:says?|said|told\s+(?:us|me|him|her|them)|confirm(?:s|ed)?|gives?|gave)\s+(?:exactly\s+|just\s+)?the\s+same"
+    r"(?:\s+thing)?\b(?!\s+as\b)",
+    FLAGS,
+)
 # issue 22z round 13: a status a source states alone, the drug left to the neighbouring clause ("the sheet
 # from the hospital says stopped", "psych clinic letter says continue")
 _SAYS_RIGHT_BEFORE = _compile(
@@ -3039,7 +3136,9 @@ _RECENT = _compile(
     # issue 22z round 12: UK chart shorthand for days ("clinic 2/7 ago": two days; "1/52 ago": a week)
     r"|[1-9]\s*/\s*7\s+ago|1\s*/\s*52\s+ago"
     # round 38: or days in shorthand ("71 kg (clinic 3d ago) / 64 kg (ward scale today)")
-    r"|(?:[1-9]|1[0-4])\s*(?:d|dys?)\s+ago)\b",
+    r"|(?:[1-9]|1[0-4])\s*(?:d|dys?)\s+ago"
+    # round 65: or hours or minutes before or after ("ED triage weight recorded an hour earlier is 21 kg")
+    r"|(?:an?|one|two|three|four|five|six|[1-9]|1\d|2[0-4])\s+(?:hours?|hrs?|minutes?|mins?)\s+(?:ago|earlier|before|later|prior))\b",
     FLAGS,
 )
 # round 42: a list made at a discharge of the last fortnight ("outside records (Mercy Hospital, discharge 2
@@ -3107,7 +3206,8 @@ GESTATION_TOLERANCE_WEEKS = 1.0
 _BARE_YEAR = _compile(_YEAR)  # the years a clause dates itself by (``_years``)
 # round 26: a past year's pregnancy against today's status; round 64: not a year something has been so "since"
 # ("she is not pregnant and has had a copper coil in since 2021")
-_PREGNANCY_YEAR = _compile(r"(?<!\bsince\s)" + _YEAR)
+# round 65: nor the year of an operation named right before it ("not pregnant, hysterectomy 2019")
+_PREGNANCY_YEAR = _compile(r"(?<!\bsince\s)(?<!\b[a-z]+(?:ectomy|otomy|ostomy|plasty|pexy)\s)" + _YEAR)
 # A blood group does not change with time: an "old" or "historical" group that differs is a conflict.
 HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation", "allergy_severity"})
 # issue 22z round 12: an allergy's reaction graded as an allergy record grades it (BSACI / NICE CG183:
@@ -3167,7 +3267,8 @@ _DELIVERY_ASIDE = _compile(
 # issue 22z: and a spaced slash ("EPR 'not pregnant' / pt & partner report 22/40"), not a ratio ("3/52")
 # round 15: or a second "and as" ("recorded as anaphylaxis on GP record and as nausea on hospital EPR")
 # round 55: or a spaced bar between two fields ("Group: BB record A neg | pt's donor card: A pos")
-_COMMA = _compile(r",(?=\s)\s*|\s+[-–—/|]\s+|\s+and\s+(?=as\s)")
+# round 65: not a comma inside a bracket ("eGFR (GP record, same sample): 31"), which qualifies one value
+_COMMA = _compile(r",(?<!\([^()\n]{0,40},)(?=\s)\s*|\s+[-–—/|]\s+|\s+and\s+(?=as\s)")
 # issue 22y: or the compliance aid it is packed in ("still on dosette from pharmacy")
 # issue 22z: or the object of a verb after the cue ("continues to take it", "continues to dispense it")
 _PRONOUN_AFTER = _compile(
@@ -3378,6 +3479,14 @@ def _optional(terms: tuple[str, ...]) -> regex.Pattern | None:
     return _alternation(terms) if terms else None
 
 
+# round 65: between an analyte and its value, a bracket naming the meter or the record ("INR (CoaguChek) 3.1",
+# "K+ (ward gas, 07:40): 6.2"), or the draw time after "drawn" ("lab INR drawn 10:05: 2.6")
+_LAB_BRACKET_ASIDE = r"\s*\([^()\n]{1,40}\)"
+_LAB_DRAWN_AT = (
+    r"\s+(?:drawn|taken|sampled|collected)\s+(?:at\s+)?(?:\d{3,4}h?|\d{1,2}:\d{2})(?=\s*(?:is|was|=|:)\s)"
+)
+
+
 def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
     stems = "|".join(regex.escape(s) for s in spec.drug_stems)
     names = _alternation(spec.drug_names).pattern
@@ -3443,7 +3552,8 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             + r"|\s+(?:(?:on|from|in)\s+)?(?:the\s+)?same\s+(?:(?:\d{3,4}h?|\d{1,2}:\d{2})\s+)?"
             + r"(?:draw|sample|specimen|check|time)"
             # issue 22z round 12: a draw time between ("our INR at 1000 is 3.8", "K+ @ 06:30 = 5.9")
-            + r"|\s+(?:at|@)\s*(?:\d{3,4}h?|\d{1,2}:\d{2})(?=\s*(?:is|was|=|:)\s))?"
+            + r"|\s+(?:at|@)\s*(?:\d{3,4}h?|\d{1,2}:\d{2})(?=\s*(?:is|was|=|:)\s)"
+            + f"|{_LAB_BRACKET_ASIDE}|{_LAB_DRAWN_AT})?"
             # issue 22z round 13: or "as" ("the app shows my INR as 2.4")
             + r"[\s:=]{0,3}(?:(?:was|is|of|as)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])"
             + unit_group,
@@ -4190,6 +4300,11 @@ def _mentions(
             add("date", IMPLIED, _date_value(date), *date.span())
         elif year := _YEAR_AFTER.match(clause, it_as.end()):
             add("date", IMPLIED, _year_reading(year), *year.span())
+    # round 65: or a person who "had one" in a year, the neighbouring clause's event by its pronoun ("GP
+    # record: last tetanus 2011; pt sure he had one at the walk-in centre in 2019")
+    had_one = None if dated_event else _HAD_ONE_IN_YEAR.search(clause)
+    if had_one and a.source.search(clause, 0, had_one.start()):
+        add("date", IMPLIED, _year_reading(had_one), *had_one.span("year"))
     # round 33: or a correction that opens its clause ("the hospital letter says mum fell on the 5th but it
     # was saturday the 8th, i was there"): the writer's date of the neighbouring clause's event
     it_was = None if dated_event else _IT_WAS.match(clause)
@@ -5552,6 +5667,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 continue
             if (m.implied or n.implied) and not _neighbours(m.clause, n.clause, occupied, breaks):
                 continue  # a dose without its drug is compared only with the next clause
+            if any(o.implied and _SAID_THE_SAME.search(clause_text[o.clause]) for o in (m, n)):
+                continue  # round 65: a value read off a clause whose source "said the same thing" as before
             i, j = _clause_order(m, n)
             if i == j:
                 if len(sources[i]) < 2 and not tested:

@@ -748,6 +748,16 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   second value "but as", "agrees with neither"; H: a volume of blood vomited, a score in brackets before
   "unchanged", "fast-spreading cellulitis", "admitted 4/7 ago", "wasnt a stroke"; M: no eGFR "reported during
   admission", a dose "not on the discharge letter").
+- development half 63 (``detector_heldout_dev63.yaml``, split ``dev``, issue 22z round 65): the mechanisms
+  blind half 74's misses and false positives showed (C: drugs "not currently taken", a source that "said the
+  same thing", a weight an hour "earlier", a partial D still to be tested for, a meter in brackets and a draw
+  time after "drawn", bicarbonate on a gas and on the U&E, a comma inside a bracket, a chest drain's side,
+  "had one in" a year, a source that "dates" an event, "not clear which dose is current", an operation's year
+  beside "not pregnant"; H: "something that runs in families", bleeding from the tonsil bed, the head injury
+  observation chart, weeks ago and assessed since, a year before the event it names, fetal movements felt
+  again, a cut-off that "rules out", a finding at triage "now no" finding, "it was a joke", an onset before
+  sampling after a result below the rule-out threshold; M: "no baseline U&E on file", no minimum interval for
+  an as-needed dose, "we dont have any" after the allergies).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind75|blind76|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -836,6 +846,7 @@ DEV59_FILE = HERE / "detector_heldout_dev59.yaml"
 DEV60_FILE = HERE / "detector_heldout_dev60.yaml"
 DEV61_FILE = HERE / "detector_heldout_dev61.yaml"
 DEV62_FILE = HERE / "detector_heldout_dev62.yaml"
+DEV63_FILE = HERE / "detector_heldout_dev63.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -900,6 +911,7 @@ DEV_FILES = (
     DEV60_FILE,
     DEV61_FILE,
     DEV62_FILE,
+    DEV63_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

@@ -549,3 +549,13 @@ def before_round64(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Tem
 
     monkeypatch.setattr(detectors, "_ELLIPTIC_AS", NEVER)
     read_without(monkeypatch, tmp_path_factory, ROUND64_OP_LINES, "round63")
+
+
+@pytest.fixture
+def before_round65(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 65's reading of reduced fetal movements felt again further on (``_MOVEMENTS_FELT_AFTER``: "FM
+    felt x12 by pt") covers round 39's item read by "good movements felt"; that module is tested as the
+    detectors read before round 65."""
+    from escbench_inspect.controller import detectors
+
+    monkeypatch.setattr(detectors, "_MOVEMENTS_FELT_AFTER", NEVER)

@@ -152,8 +152,8 @@ LEXICON_ENTRIES = [
     (
         "dm33_no_creat_egfr",
         "missing.yaml",
-        r'"re:\\bno\\s+(?:recent\\s+|current\\s+)?(?:creat|',
-        r'"re:\\bzzq\\s+(?:recent\\s+|current\\s+)?(?:creat|',
+        r'"re:\\bno\\s+(?:recent\\s+|current\\s+|baseline\\s+)?(?:creat|',
+        r'"re:\\bzzq\\s+(?:recent\\s+|current\\s+|baseline\\s+)?(?:creat|',
     ),
     (
         "dm33_result_not_come_up",
@@ -204,7 +204,7 @@ LEXICON_ENTRIES = [
     (
         "dh33_minor_head_injury_n1",
         "high_risk.yaml",
-        r"(?!\\s+(?:sheet|advice|leaflet|card|instructions|proforma)\\b)",
+        r"(?!\\s+(?:sheet|advice|leaflet|card|instructions|proforma|obs|observations|chart)\\b)",
         "",
     ),
     (

@@ -179,7 +179,7 @@ LEXICON_ENTRIES = [
         "peanut: [peanut, peanuts, groundnut, groundnuts]",
         "peanut: [zzq]",
     ),
-    ("dc38_partial_d_n1", "attributes.yaml", r'"re:\\bpartial\\s+d\\b",', ""),
+    ("dc38_partial_d_n1", "attributes.yaml", r'"re:\\bpartial\\s+d\\b(?<!', r'"re:\\bzzq\\b(?<!'),
     (
         "dc38_haemolysed_n1",
         "attributes.yaml",

@@ -6,6 +6,7 @@ item must flip."""
 
 from __future__ import annotations
 
+import pytest
 from mechanism_helpers import (
     NEVER,
     all_detector_dev_tests,
@@ -18,6 +19,9 @@ from mechanism_helpers import (
 from escbench_inspect.controller import detectors, heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV37_FILE).items}
+
+# tested as the detectors read before round 65's reading of fetal movements felt again
+pytestmark = pytest.mark.usefixtures("before_round65")
 
 # the pattern as it was before round 39, less one of the two readings the round added
 THOUGHTS_SETTLED = r"|\b(?:thoughts|urges|ideation)\s+(?:have\s+|had\s+)?(?:now\s+)?settled\b"

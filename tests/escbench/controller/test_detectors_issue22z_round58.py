@@ -72,7 +72,7 @@ LEXICON_ENTRIES = [
         r'"re:\\bzzq\\s+check\\b',
     ),
     ("dh58_wont_need_after_this", "high_risk.yaml", r"|this\\s+weekend|this)\\b", r"|this\\s+weekend)\\b"),
-    ("dh58_rules_out", "modifiers.yaml", r'"re:\\b(?:that|this|which|it)\\s+rules\\s+out\\b"', '"re:zzq"'),
+    ("dh58_rules_out", "modifiers.yaml", r'"re:(?:\\b(?:that|this|which|it)|[<≤]', r'"re:(?:\\b(?:zzq)|[<≤]'),
     (
         "dm58_no_recent_egfr",
         "missing.yaml",

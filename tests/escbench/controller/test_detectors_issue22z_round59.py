@@ -74,8 +74,8 @@ LEXICON_ENTRIES = [
     (
         "dc59_written_out_date",
         "attributes.yaml",
-        r'"re:\\bdate\\s+of\\s+(?:(?:his|',
-        r'"re:\\bzzq\\s+of\\s+(?:(?:his|',
+        r'"re:\\b(?:date\\s+of|dates|dated)\\s+(?:(?:his|',
+        r'"re:\\b(?:zzq)\\s+(?:(?:his|',
     ),
     ("dc59_weekday_onset", "attributes.yaml", r'"re:\\b(?:onset|(?:it|this|they|', r'"re:\\b(?:zzq|(?:zzq|'),
     (
