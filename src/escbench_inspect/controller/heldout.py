@@ -296,7 +296,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 75 (``detector_heldout_blind75.yaml``, split ``blind75``, ids ``zhh_``/``zhc_``/``zhm_``, issue
   22z): as the seventy-fourth (``docs/blind_halves/author_spec_v75.md``, six authors); written while round 63
   was released and round 64 was read, frozen before round 64's first change was committed and before anyone
-  read it.
+  read it; run once on round 65 (2-AZ).
 - blind half 76 (``detector_heldout_blind76.yaml``, split ``blind76``, ids ``zmh_``/``zmc_``/``zmm_``, issue
   22z): as the seventy-fifth (``docs/blind_halves/author_spec_v76.md``, six authors); written while round 65
   was read, frozen before round 65's first change was committed and before anyone read it.

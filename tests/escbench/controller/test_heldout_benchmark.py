@@ -366,8 +366,12 @@ FLOORS = {
     "blind73": {"conflict": (1.00, 0.00), "missing": (1.00, 0.04), "high_risk": (1.00, 0.03)},
     # blind v74 (as v38, prefix zc, all six files reviewed; committed unread before round 63's first change):
     # its one untouched run on round 64 (2-AY), C 100/110 / 1/55, M 48/50 / 1/32, H 69/70 / 9/84 (2-AX the
-    # same)
-    "blind74": {"conflict": (0.90, 0.02), "missing": (0.96, 0.04), "high_risk": (0.98, 0.11)},
+    # same); since read for round 65: C 110/110 / 0/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind74": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v75 (as v38, prefix zh, all six files reviewed; committed unread before round 64's first change):
+    # its one untouched run on round 65 (2-AZ), C 99/110 / 0/55, M 49/50 / 1/32, H 70/70 / 2/84 (2-AY the same
+    # but for one H near miss it flagged, 3/84)
+    "blind75": {"conflict": (0.90, 0.00), "missing": (0.98, 0.04), "high_risk": (1.00, 0.03)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
