@@ -300,6 +300,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 76 (``detector_heldout_blind76.yaml``, split ``blind76``, ids ``zmh_``/``zmc_``/``zmm_``, issue
   22z): as the seventy-fifth (``docs/blind_halves/author_spec_v76.md``, six authors); written while round 65
   was read, frozen before round 65's first change was committed and before anyone read it.
+- blind half 77 (``detector_heldout_blind77.yaml``, split ``blind77``, ids ``wah_``/``wac_``/``wam_``, issue
+  22z): as the seventy-sixth (``docs/blind_halves/author_spec_v77.md``, six authors); written while round 65
+  was released, frozen before round 66's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -759,7 +762,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   sampling after a result below the rule-out threshold; M: "no baseline U&E on file", no minimum interval for
   an as-needed dose, "we dont have any" after the allergies).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind75|blind76|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind76|blind77|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -989,6 +992,7 @@ BLIND73_FILE = HERE / "detector_heldout_blind73.yaml"
 BLIND74_FILE = HERE / "detector_heldout_blind74.yaml"
 BLIND75_FILE = HERE / "detector_heldout_blind75.yaml"
 BLIND76_FILE = HERE / "detector_heldout_blind76.yaml"
+BLIND77_FILE = HERE / "detector_heldout_blind77.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1069,6 +1073,7 @@ Half = Literal[
     "blind74",
     "blind75",
     "blind76",
+    "blind77",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1151,6 +1156,7 @@ SPLIT_PREFIX = {
     "blind74": "zc",
     "blind75": "zh",
     "blind76": "zm",
+    "blind77": "wa",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {
