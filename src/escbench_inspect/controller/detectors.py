@@ -116,6 +116,9 @@ class Threshold(_Frozen):
     )
     units: tuple[UnitRule, ...] = ()
     stated_cutoff: bool = False
+    infant_high: float | None = Field(
+        default=None, description="In a text about a baby under a year old, fire above this instead of high."
+    )
 
 
 class Concept(_Frozen):
@@ -1016,7 +1019,10 @@ _SENTENCE_END = _compile(
     # round 34: nor a fax number's ("GP fax no. not on file")
     # round 15: nor an estimate's abbreviation ("ambulance est. 45 kg, ED record 68 kg"); round 17: nor
     # "poss." ("pt denies any poss. of pregnancy"); round 35: nor "incl." ("for escalation incl. intubation")
-    r"(?:(?<!\d)\.(?!\d)|\.(?=\s))(?<!\b(?i:hospital|nhs|chi|tel|phone|ref|case|mrn|bed|room|fax)\s+(?i:no)\.)"
+    # round 66: nor a contact number's ("NOK contact no. not on file"), nor the dots of "a.m." and "p.m." ("he
+    # took it this a.m. at 08:00")
+    r"(?:(?<!\d)\.(?!\d)|\.(?=\s))(?<!\b(?i:hospital|nhs|chi|tel|phone|ref|case|mrn|bed|room|fax|contact)\s+(?i:no)\.)"
+    r"(?!(?<=\b(?i:[ap])\.)(?i:m)\.)(?<!\b(?i:[ap])\.(?i:m)\.)"
     r"(?<!\b(?i:est|approx|appx|poss|incl)\.)"
     # round 32: nor a title before a name ("Outside labs from Dr. Patel's office dated 6/3 list a TSH of …")
     r"(?<!\b(?i:dr|mr|mrs|ms|prof)\.)"
@@ -2273,6 +2279,8 @@ def _value_verdicts(
         if rule.fahrenheit_above is not None and value > rule.fahrenheit_above:
             value = (value - 32.0) * 5.0 / 9.0
         low, high = _limits(rule, value, text, end)
+        if rule.infant_high is not None and _INFANT.search(text):
+            high = rule.infant_high  # round 66: "term newborn, 36 h old … HR 138"
         if rule.stated_cutoff:
             stated = _STATED_CUTOFF.search(text[end : end + 80])
             if stated:
@@ -2377,6 +2385,15 @@ PENDING = "pending assertion"  # context='context': the ConText layer decides
 _STATED_CUTOFF = _compile(
     r"(?:99th\s+(?:percentile|centile)|\bURL\b|upper\s+reference\s+limit|cut-?\s?off|ref(?:erence)?\s*<)"
     r"[^\d.;]{0,30}(?P<cut>\d+(?:\.\d+)?)",
+    FLAGS,
+)
+
+
+# round 66: a baby under a year old, whose normal heart rate runs to 160/min (APLS; NICE NG143 traffic light:
+# above 160 under 12 months is amber)
+_INFANT = _compile(
+    r"\b(?:newborns?|neonates?|neonatal|infant|nicu|scbu|\d{1,2}\s*(?:h|hrs?|hours?|days?|d|weeks?|wks?)\s+old"
+    r"|(?:[1-9]|1[01])\s*(?:months?|mths?|mo)\s+old|\d{1,2}/(?:7|52)\s+old|[1-9]/12\s+old)\b",
     FLAGS,
 )
 
@@ -2633,8 +2650,11 @@ _WEEKDAY = (
 _WEEKDAY3 = {name[:3]: day for name, day in _WEEKDAYS.items()}  # "Mon" … "Sun", from the names
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _UNIT_DAYS = {"d": 1, "w": 7, "m": 30}
+# round 66: "a.m." and "p.m." with their dots, and "yest" for yesterday ("pt says yest 20:00, wife says this
+# a.m.")
 _RELATIVE = (
-    r"|\b(?:(?P<rel0>today|this\s+(?:morning|afternoon|evening|am|pm)|tonight)|(?P<rel1>yesterday|last\s+night)"
+    r"|\b(?:(?P<rel0>today|this\s+(?:morning|afternoon|evening|am|pm|a\.m|p\.m)|tonight)"
+    r"|(?P<rel1>yesterday|yest|last\s+night)"
     r"|(?P<reln>\d{1,2}|an?|one|two|three|four|five|six)\s+(?P<relu>days?|weeks?|wks?|months?)\s+ago"
     r"|last\s+(?P<lastu>week|month))\b"
 )
@@ -2822,6 +2842,9 @@ _ONE_SIDE_ONLY = _compile(
 )
 # round 19: or the part with its side in brackets after it ("Consent form: THR (L)")
 _SIDE_AFTER_PART = rf"\s*\(\s*{SIDE_WORD}\s*\)"
+# round 66: or the side, then a bracket that names the part ("R (arrow on hand)", "L (referral letter, carpal
+# tunnel release)"); ``{parts}`` is the body parts' alternation
+_BRACKET_NAMING_PART = r"\s*\((?:[^()\n]{{0,40}}?\W)?(?P<part>{parts})\b[^()\n]{{0,40}}?\)"
 # between an allergen and its reaction in an allergy entry: a bracket, an arrow, a dash, a colon or ", with";
 # round 19: or the reaction it gave ("dtr says amoxicillin gave him hives and a swollen face")
 _ALLERGY_ENTRY_SEPARATOR = (
@@ -2929,9 +2952,10 @@ _KG_PER = {"lb": 0.45359237, "pound": 0.45359237, "stone": 6.35029318, "st": 6.3
 # round 23: " and " before a second value with its unit and where it was found ("112 kg in the referral letter
 # and 84 kg on the clinic scales today")
 _AND_VALUE_SOURCE = (
+    # round 66: a percentage ("reported as 7.5 % on the GP system and 9.0 % on the hospital lab system")
     # round 32: or a numeric date ("Date of birth is given as 03/07/1962 on your referral and 03/07/1961 on
     # our hospital system")
-    r"|\s+and\s+(?=(?:as\s+)?(?:\d+(?:\.\d+)?\s*(?:kg|lbs?|mg|mcg|micrograms?|g|units?|mmol/l|g/l|mg/dl|ml)"
+    r"|\s+and\s+(?=(?:as\s+)?(?:\d+(?:\.\d+)?\s*(?:kg|lbs?|mg|mcg|micrograms?|g|units?|mmol/l|g/l|mg/dl|ml|%)"
     r"|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})\s+"
     r"(?:on|in|per|from|by|at)\s+(?:the\s+|her\s+|his\s+|their\s+|our\s+)?[\w'-]+)"
 )
@@ -3350,7 +3374,13 @@ _SOURCE_FOLLOWS = r"(?=\s+(?:on|per|from|by|in)\s|\s*\((?!\s*\d))"
 _LEADING_VALUE = _compile(r"\s*\d+(?:\.\d+)?" + _SOURCE_FOLLOWS, FLAGS)
 # round 34: a date that opens its clause, then where it is written ("DOB 03/07/1948 on wristband, 07/03/1948
 # on the referral letter and request form"), as a value does above
-_LEADING_DATE = _compile(r"\s*\d{1,2}/\d{1,2}/\d{2,4}" + _SOURCE_FOLLOWS, FLAGS)
+# round 66: or a day and month, then when the patient was asked ("LMP 02/03 on the booking form vs 16/03 when
+# pt asked in clinic")
+_LEADING_DATE = _compile(
+    r"\s*\d{1,2}/\d{1,2}/\d{2,4}" + _SOURCE_FOLLOWS + r"|\s*\d{1,2}/\d{1,2}(?:/\d{2,4})?(?=\s+when\s+"
+    r"(?:[\w'-]+\s+){0,3}?(?:asked|questioned|seen|reviewed|spoken\s+to)\b)",
+    FLAGS,
+)
 # issue 22z: the second half of "given as 14 March in the summary and as 21 March in the note"
 _AS_AGAIN = _compile(r"\s*as\s+(?=\d)", FLAGS)
 # round 64: a clause that is only the second value of the clause before ("Her potassium from the 12/06/2025
@@ -3486,6 +3516,13 @@ _LAB_DRAWN_AT = (
     r"\s+(?:drawn|taken|sampled|collected)\s+(?:at\s+)?(?:\d{3,4}h?|\d{1,2}:\d{2})(?=\s*(?:is|was|=|:)\s)"
 )
 
+# round 66: or the sample's date or draw in a few words, then "reported as" ("TSH from the 08/01 blood test is
+# quoted as 0.2 mU/L"; "HbA1c collected 02/04/2025 reported as 7.5 %")
+_LAB_REPORTED_AS = (
+    r"(?:\s+[\w/@:.-]+){0,6}?\s+(?:is\s+|was\s+)?"
+    r"(?:reported|quoted|given|recorded|documented|resulted|written)\s+as"
+)
+
 
 def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
     stems = "|".join(regex.escape(s) for s in spec.drug_stems)
@@ -3496,7 +3533,8 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
     parts = "|".join(regex.escape(w) for w in sorted(part_group, key=len, reverse=True))
     side = _compile(
         rf"\b{SIDE_WORD}(?:[\s-]+sided)?(?:[\s-]+[a-z]+){{0,2}}?[\s-]+(?P<part>{parts})\b"
-        rf"|\b(?P<part>{parts}){_SIDE_AFTER_PART}",
+        rf"|\b(?P<part>{parts}){_SIDE_AFTER_PART}"
+        rf"|\b{SIDE_WORD}{_BRACKET_NAMING_PART.format(parts=parts)}",
         FLAGS,
     )
     allergen_class = {word.lower(): group for group, words in spec.allergen_classes.items() for word in words}
@@ -3553,7 +3591,7 @@ def compile_attributes(spec: AttributeFile) -> CompiledAttributes:
             + r"(?:draw|sample|specimen|check|time)"
             # issue 22z round 12: a draw time between ("our INR at 1000 is 3.8", "K+ @ 06:30 = 5.9")
             + r"|\s+(?:at|@)\s*(?:\d{3,4}h?|\d{1,2}:\d{2})(?=\s*(?:is|was|=|:)\s)"
-            + f"|{_LAB_BRACKET_ASIDE}|{_LAB_DRAWN_AT})?"
+            + f"|{_LAB_BRACKET_ASIDE}|{_LAB_DRAWN_AT}|{_LAB_REPORTED_AS})?"
             # issue 22z round 13: or "as" ("the app shows my INR as 2.4")
             + r"[\s:=]{0,3}(?:(?:was|is|of|as)\s+)?(?P<value>\d+(?:\.\d+)?)(?![\d/])"
             + unit_group,
@@ -4476,7 +4514,12 @@ _ANALYTE_HEADING_COLON = _compile(r"^\s*:", FLAGS)
 _ACCESSION = _compile(r"\b(?:accession|specimen|sample)\s+(?:no\.?\s*|number\s+|#\s*)?[\w-]*\d[\w-]*", FLAGS)
 # round 25: where a value was measured, right after it; a target, range or limit between an analyte and a
 # number
-_MEASURED_ON = _compile(r"\s+(?:on|from|per|by|in)\s", FLAGS)
+# round 66: or a bracket that names it with its draw or time ("Na+ 118 (VBG 0930) / 131 mmol/L (lab, 0930
+# draw)"), not one that names a source alone ("4.2 mmol/L (lab chemistry) was last week's")
+_MEASURED_ON = _compile(
+    r"\s+(?:on|from|per|by|in)\s|\s*\((?=[^()\n]{0,40}?\b(?:same|draw|sample|specimen|\d{1,2}:?\d{2})\b)",
+    FLAGS,
+)
 _NOT_A_RESULT = _compile(
     r"\b(?:target|goal|range|aim|therapeutic|ref|reference|normal|cut-?off|threshold|limit|above|below|over|under"
     r"|less|more|greater)\b|[<>≤≥]",

@@ -761,6 +761,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   again, a cut-off that "rules out", a finding at triage "now no" finding, "it was a joke", an onset before
   sampling after a result below the rule-out threshold; M: "no baseline U&E on file", no minimum interval for
   an as-needed dose, "we dont have any" after the allergies).
+- development half 64 (``detector_heldout_dev64.yaml``, split ``dev``, issue 22z round 66): the mechanisms
+  blind half 75's misses and false positives showed (C: "yest", "this a.m." with its dots, a day and month
+  "when she was asked", "no longer taken", a record that "has it as not taken", "my partner is 5 months
+  pregnant", a value "quoted as" after its analyte, a value then a bracket naming where it was measured, a
+  percentage after " and ", "not the same as" after a record, a side then a bracket naming the part and the
+  arrow on the limb, "which reading should we believe"; H: a rule-out pathway before "criteria met", the
+  mother's older child, a baby's heart rate; M: "arrived without the discharge summary", "contact no.").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind76|blind77|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -850,6 +857,7 @@ DEV60_FILE = HERE / "detector_heldout_dev60.yaml"
 DEV61_FILE = HERE / "detector_heldout_dev61.yaml"
 DEV62_FILE = HERE / "detector_heldout_dev62.yaml"
 DEV63_FILE = HERE / "detector_heldout_dev63.yaml"
+DEV64_FILE = HERE / "detector_heldout_dev64.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -915,6 +923,7 @@ DEV_FILES = (
     DEV61_FILE,
     DEV62_FILE,
     DEV63_FILE,
+    DEV64_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

@@ -177,7 +177,7 @@ LEXICON_ENTRIES: list[tuple[str, str, str, str | None]] = [
     (
         "dm25_without_letter",
         "missing.yaml",
-        r'"re:\\b(?:w/o|without|with\\s+no)\\s+(?:a\\s+|any\\s+)?(?:transfer',
+        r'"re:\\b(?:w/o|without|with\\s+no)\\s+(?:a\\s+|any\\s+|the\\s+|his\\s+|her\\s+|their\\s+)?(?:transfer',
         None,
     ),
     ("dm25_not_in_the_note", "missing.yaml", r"(?:isn'?t|is\\s+not)\\s+in\\s+the\\s+(?:op", "zzq(?:op"),

@@ -55,7 +55,12 @@ LEXICON_ENTRIES = [
         r"|review|discuss|fix|correct|amend|sort\\w*|re-?weigh\\w*|weigh)",
         "|review|discuss)",
     ),
-    ("dc45_no_longer_take", "attributes.yaml", '"no longer (take|takes|taking|use|uses|using|on)"', '"zzq"'),
+    (
+        "dc45_no_longer_take",
+        "attributes.yaml",
+        '"no longer (take|takes|taking|taken|use|uses|using|used|on|given|prescribed)"',
+        '"zzq"',
+    ),
     (
         "dc45_diuresis_n1",
         "attributes.yaml",

@@ -50,7 +50,12 @@ LEXICON_ENTRIES = [
         'dnr: ["dnacpr",',
     ),
     ("dc50_reassigned_n1", "attributes.yaml", r'"re:\\bbelong(?:s|ed)\\s+to', r'"re:\\bzzq\\s+to'),
-    ("dh50_rule_out_met_n1", "modifiers.yaml", r'"re:^\\s*(?:rule[\\s-]?out|r/o)', r'"re:^\\s*(?:zzq)'),
+    (
+        "dh50_rule_out_met_n1",
+        "modifiers.yaml",
+        r"(?:algorithm|pathway|protocol)\\s+)?(?:rule[\\s-]?out|r/o)",
+        r"(?:algorithm|pathway|protocol)\\s+)?(?:zzq)",
+    ),
     ("dh50_not_pursued_n1", "modifiers.yaml", r"(?:was|were)\\s+not\\s+(?:pursued|suspected)", "zzq"),
     (
         "dh50_wont_need_after_tonight",

@@ -151,8 +151,8 @@ LEXICON_ENTRIES = [
     (
         "dc17_states_months",
         "attributes.yaml",
-        r"|(?:states|says|reports)\\s+(?:pt|she|patient)(?:\\s+is)?)",
-        ")",
+        r"|(?:states|says|reports)\\s+(?:pt|she|patient)(?:\\s+is)?|(?:my|his|our)",
+        "|(?:my|his|our)",
     ),
     (
         "dc17_charted_od",
