@@ -299,7 +299,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   read it; run once on round 65 (2-AZ).
 - blind half 76 (``detector_heldout_blind76.yaml``, split ``blind76``, ids ``zmh_``/``zmc_``/``zmm_``, issue
   22z): as the seventy-fifth (``docs/blind_halves/author_spec_v76.md``, six authors); written while round 65
-  was read, frozen before round 65's first change was committed and before anyone read it.
+  was read, frozen before round 65's first change was committed and before anyone read it; run once on round
+  66 (2-BA).
 - blind half 77 (``detector_heldout_blind77.yaml``, split ``blind77``, ids ``wah_``/``wac_``/``wam_``, issue
   22z): as the seventy-sixth (``docs/blind_halves/author_spec_v77.md``, six authors); written while round 65
   was released, frozen before round 66's first change was committed and before anyone read it.

@@ -370,8 +370,12 @@ FLOORS = {
     "blind74": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v75 (as v38, prefix zh, all six files reviewed; committed unread before round 64's first change):
     # its one untouched run on round 65 (2-AZ), C 99/110 / 0/55, M 49/50 / 1/32, H 70/70 / 2/84 (2-AY the same
-    # but for one H near miss it flagged, 3/84)
-    "blind75": {"conflict": (0.90, 0.00), "missing": (0.98, 0.04), "high_risk": (1.00, 0.03)},
+    # but for one H near miss it flagged, 3/84); since read for round 66: C 110/110 / 0/55, M 50/50 / 0/32, H
+    # 70/70 / 0/84
+    "blind75": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v76 (as v38, prefix zm, all six files reviewed; committed unread before round 65's first change):
+    # its one untouched run on round 66 (2-BA), C 98/110 / 4/55, M 48/50 / 0/32, H 65/70 / 1/84 (2-AZ the same)
+    "blind76": {"conflict": (0.89, 0.08), "missing": (0.96, 0.00), "high_risk": (0.92, 0.02)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
