@@ -456,6 +456,7 @@ BLIND_SHA256 = {
     "blind75": "1204919b02de542a94e130cda9e4376e1d594a962057833d16956b9c1823ac20",
     "blind76": "f4eb6d6269156ec5b66c13b6a0a2b2e1d256705d3f15788f73870b3c3d411573",
     "blind77": "a4d9a0bb2f9001a78cd52441b8a7869cfa4688be6a2adb58f28912beddb68156",
+    "blind78": "5bca85b28a0c732358bc84b3fe0ce3d0356154e4216fbbf6417d376cc99892c8",
 }
 
 
@@ -571,6 +572,7 @@ BLIND_SPLITS = {
     "blind75": ("zh", "BLIND75_FILE"),
     "blind76": ("zm", "BLIND76_FILE"),
     "blind77": ("wa", "BLIND77_FILE"),
+    "blind78": ("wb", "BLIND78_FILE"),
 }
 
 
