@@ -374,7 +374,8 @@ FLOORS = {
     # 70/70 / 0/84
     "blind75": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v76 (as v38, prefix zm, all six files reviewed; committed unread before round 65's first change):
-    # its one untouched run on round 66 (2-BA), C 98/110 / 4/55, M 48/50 / 0/32, H 65/70 / 1/84 (2-AZ the same)
+    # its one untouched run on round 66 (2-BA), C 98/110 / 4/55, M 48/50 / 0/32, H 65/70 / 1/84 (2-AZ the
+    # same)
     "blind76": {"conflict": (0.89, 0.08), "missing": (0.96, 0.00), "high_risk": (0.92, 0.02)},
 }
 
