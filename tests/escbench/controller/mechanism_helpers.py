@@ -60,6 +60,25 @@ def lexicon_entry_test(
     return test_each_lexicon_entry_carries_its_item
 
 
+def compiled_reading_test(
+    items: Mapping[str, HeldoutItem], fires: Fires, table: Sequence[tuple[str, str]]
+) -> Callable[..., None]:
+    """Rows (item id, a pattern string in ``detectors`` that ``compile_attributes`` builds into the lexicon's
+    attribute patterns): the item fires, and no longer once the string matches nothing and the lexicon is
+    loaded again (rounds 65 onwards: a module name alone cannot take such a reading out of the memoised
+    lexicon)."""
+
+    @pytest.mark.parametrize(("item_id", "name"), table, ids=[f"{i}-{n}" for i, n in table])
+    def test_each_compiled_reading_carries_its_item(
+        item_id: str, name: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        assert fires(item_id)
+        monkeypatch.setattr(detectors, name, NEVER.pattern)
+        assert not fires(item_id, detectors.load_lexicon())
+
+    return test_each_compiled_reading_carries_its_item
+
+
 def pattern_before(pattern: regex.Pattern, old: str, new: str = "") -> regex.Pattern:
     """``pattern`` as it read before a round: the text the round added (present exactly once) replaced by
     ``new`` (rounds 32 onwards)."""

@@ -5,10 +5,10 @@ lexicon entry made to match nothing (or as it was) in a copy of the lexicon -- a
 
 from __future__ import annotations
 
-import pytest
 from mechanism_helpers import (
     NEVER,
     all_detector_dev_tests,
+    compiled_reading_test,
     dev_fires,
     lexicon_entry_test,
     module_mechanism_test,
@@ -71,18 +71,9 @@ MODULE_MECHANISMS = [
 test_each_module_mechanism_carries_its_item = module_mechanism_test(DEV, fires, MODULE_MECHANISMS)
 
 
-@pytest.mark.parametrize(
-    ("item_id", "name"),
-    [("dc65_meter_in_brackets", "_LAB_BRACKET_ASIDE"), ("dc65_drawn_time_value", "_LAB_DRAWN_AT")],
+test_each_lab_value_aside_carries_its_item = compiled_reading_test(
+    DEV, fires, [("dc65_meter_in_brackets", "_LAB_BRACKET_ASIDE"), ("dc65_drawn_time_value", "_LAB_DRAWN_AT")]
 )
-def test_each_lab_value_aside_carries_its_item(
-    item_id: str, name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The words allowed between an analyte and its value are compiled into the lexicon: a lexicon loaded
-    with one of round 65's asides made to match nothing no longer reads its item's two values."""
-    assert fires(item_id)
-    monkeypatch.setattr(detectors, name, NEVER.pattern)
-    assert not fires(item_id, detectors.load_lexicon())
 
 
 # (the item, the lexicon file, the exact text replaced, what replaces it)

@@ -5,10 +5,10 @@ lexicon entry made to match nothing (or as it was) in a copy of the lexicon -- a
 
 from __future__ import annotations
 
-import pytest
 from mechanism_helpers import (
     NEVER,
     all_detector_dev_tests,
+    compiled_reading_test,
     dev_fires,
     lexicon_entry_test,
     module_mechanism_test,
@@ -57,21 +57,11 @@ MODULE_MECHANISMS = [
 test_each_module_mechanism_carries_its_item = module_mechanism_test(DEV, fires, MODULE_MECHANISMS)
 
 
-@pytest.mark.parametrize(
-    ("item_id", "name", "before"),
-    [
-        ("dc66_quoted_as_value", "_LAB_REPORTED_AS", NEVER.pattern),
-        ("dc66_side_then_bracket", "_BRACKET_NAMING_PART", NEVER.pattern),
-    ],
+test_each_compiled_reading_carries_its_item = compiled_reading_test(
+    DEV,
+    fires,
+    [("dc66_quoted_as_value", "_LAB_REPORTED_AS"), ("dc66_side_then_bracket", "_BRACKET_NAMING_PART")],
 )
-def test_each_compiled_reading_carries_its_item(
-    item_id: str, name: str, before: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Readings compiled into the lexicon's attribute patterns: a lexicon loaded with one of round 66's made
-    to match nothing no longer reads its item's two values."""
-    assert fires(item_id)
-    monkeypatch.setattr(detectors, name, before)
-    assert not fires(item_id, detectors.load_lexicon())
 
 
 # (the item, the lexicon file, the exact text replaced, what replaces it)
