@@ -1907,21 +1907,17 @@ _FULL_CODE = _compile(
     r"|for\s+full\s+(?:active\s+treatment|escalation))\b(?!\s*\?)",
     FLAGS,
 )
-# issue 22v: a person who "doesn't have any allergies" / "has no known allergies" states the allergy
-# status (negative), unless the words after it say a record lacks it ("… allergies recorded")
 # round 60: an item said to have no problem ("No route confusion on the prescription"): it is there
 _NO_ITEM_PROBLEM = _compile(
     r"no\s+(?:dose|duration|strength|frequency|route|indication|taper)\s+(?:ambiguity|confusion|discrepanc(?:y|ies)"
     r"|issues?|concerns?|problems?|errors?|quer(?:y|ies))\b",
     FLAGS,
 )
-# round 65: or a person who "doesn't have any" right after the allergies are named ("you asked about
-# allergies, i dont have any"): "any" closes the phrase, it is not "any of the letters"
-_ALLERGIES_ANSWERED = _compile(r"\ballerg(?:y|ies)\s*[,:\u2013\u2014-]\s*(?:i|we|he|she|they)\s+$", FLAGS)
-_NONE_OF_THEM = _compile(r"\s+any\b(?!\s*[\w(])", FLAGS)
 # round 60: a marker that ends on its topic ("says nothing about any allergies") names what is absent; the
 # allergies after it are no negative finding
 _ABOUT_TOPIC_END = _compile(r"\b(?:about|regarding|re|on)\s*$", FLAGS)
+# issue 22v: a person who "doesn't have any allergies" / "has no known allergies" states the allergy
+# status (negative), unless the words after it say a record lacks it ("… allergies recorded")
 _NEGATIVE_ALLERGY = _compile(
     r"\s+(?:any\s+)?(?:known\s+)?(?:drug\s+|medication\s+|medicine\s+|food\s+)?allerg(?:y|ies)\b"
     r"(?!\s+(?:\w+\s+){0,2}?(?:recorded|documented|listed|stated|on\s+(?:file|record|the)|noted|entered)\b)"
@@ -1930,6 +1926,10 @@ _NEGATIVE_ALLERGY = _compile(
     r"(?!\s+(?:history|status|information|info|details|records?)\b)",
     FLAGS,
 )
+# round 65: or a person who "doesn't have any" right after the allergies are named ("you asked about
+# allergies, i dont have any"): "any" closes the phrase, it is not "any of the letters"
+_ALLERGIES_ANSWERED = _compile(r"\ballerg(?:y|ies)\s*[,:\u2013\u2014-]\s*(?:i|we|he|she|they)\s+$", FLAGS)
+_NONE_OF_THEM = _compile(r"\s+any\b(?!\s*[\w(])", FLAGS)
 
 
 # The marker's object ends at punctuation or at a preposition of place ("unreadable on the faxed copy":
