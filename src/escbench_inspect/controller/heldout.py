@@ -307,6 +307,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 78 (``detector_heldout_blind78.yaml``, split ``blind78``, ids ``wbh_``/``wbc_``/``wbm_``, issue
   22z): as the seventy-seventh (``docs/blind_halves/author_spec_v78.md``, six authors); written while round 66
   was read, frozen before round 67's first change was committed and before anyone read it.
+- blind half 79 (``detector_heldout_blind79.yaml``, split ``blind79``, ids ``wch_``/``wcc_``/``wcm_``, issue
+  22z): as the seventy-eighth (``docs/blind_halves/author_spec_v79.md``, six authors); written while round 67
+  was read, frozen before round 68's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -773,7 +776,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   arrow on the limb, "which reading should we believe"; H: a rule-out pathway before "criteria met", the
   mother's older child, a baby's heart rate; M: "arrived without the discharge summary", "contact no.").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind77|blind78|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind78|blind79|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1007,6 +1010,7 @@ BLIND75_FILE = HERE / "detector_heldout_blind75.yaml"
 BLIND76_FILE = HERE / "detector_heldout_blind76.yaml"
 BLIND77_FILE = HERE / "detector_heldout_blind77.yaml"
 BLIND78_FILE = HERE / "detector_heldout_blind78.yaml"
+BLIND79_FILE = HERE / "detector_heldout_blind79.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1089,6 +1093,7 @@ Half = Literal[
     "blind76",
     "blind77",
     "blind78",
+    "blind79",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1173,6 +1178,7 @@ SPLIT_PREFIX = {
     "blind76": "zm",
     "blind77": "wa",
     "blind78": "wb",
+    "blind79": "wc",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

@@ -458,6 +458,7 @@ BLIND_SHA256 = {
     "blind76": "f4eb6d6269156ec5b66c13b6a0a2b2e1d256705d3f15788f73870b3c3d411573",
     "blind77": "a4d9a0bb2f9001a78cd52441b8a7869cfa4688be6a2adb58f28912beddb68156",
     "blind78": "5bca85b28a0c732358bc84b3fe0ce3d0356154e4216fbbf6417d376cc99892c8",
+    "blind79": "bf0e2c3d59014272ae6d22881defe036d372668758941942e99825cd73ea21ed",
 }
 
 
@@ -574,6 +575,7 @@ BLIND_SPLITS = {
     "blind76": ("zm", "BLIND76_FILE"),
     "blind77": ("wa", "BLIND77_FILE"),
     "blind78": ("wb", "BLIND78_FILE"),
+    "blind79": ("wc", "BLIND79_FILE"),
 }
 
 
