@@ -2204,6 +2204,9 @@ def _value_in_condition(text: str, start: int) -> bool:
     return _in_condition(_sentence_before(text, start))
 
 
+# round 67: the end of the clause before an analyte (``_value_verdicts``)
+_CLAUSE_BEFORE = _compile(r";")
+
 # round 58: an analyte said to have come back to normal right before the next number ("apyrexial 48 h, lactate
 # normalised, HR 72"): that number is the next item's
 _NORMALISED_LEAD = _compile(r"^\s*(?:normalised|normalized|normalising|normalizing)\b", FLAGS)
@@ -2265,10 +2268,11 @@ def _value_verdicts(
             second = str(max(float(second), float(later.group("low"))))
             end = later.end()
         is_range = sep is not None and sep != "/"
+        # round 67: the words before the analyte are its own clause's, not the last clause's ("radiating to L
+        # flank from 1930; BP 86/50": "from" is the pain's onset, not a range of the pressure)
+        before = _CLAUSE_BEFORE.split(text[max(0, match.start() - 40) : match.start()])[-1]
         if not moved and (
-            is_range
-            or lexicon.value_rule.search(lead)
-            or lexicon.value_rule.search(_last_words(text[max(0, match.start() - 40) : match.start()], 2))
+            is_range or lexicon.value_rule.search(lead) or lexicon.value_rule.search(_last_words(before, 2))
         ):
             yield match.start(), end, "rule or range"
             continue
@@ -2739,6 +2743,9 @@ _SAYS_YEAR = _compile(
 # round 63: or that "has" a date right after it ("the practice computer has 9 March")
 _REPORTING = _compile(
     rf"\b(?:{_REPORTING_VERBS}|dated|has\s+it|written(?!\s+up\b)|count(?:s|ed|ing)?\s+from"
+    # round 67: or sources that place an event on a date ("the GP referral and the patient's own account place
+    # the episode on 22 August")
+    r"|places?(?=\s+(?:it|(?:the|his|her|their)\s+\w+)\s+(?:on|in)\b)"
     rf"|(?:has|have)(?=\s+(?:{_DATE_STATED.pattern})))\b",
     FLAGS,
 )
@@ -2818,7 +2825,9 @@ _SIDE_ALONE = _compile(
     r"(?=\s*(?:[.;,)!?]|$))"
     # round 55: a hip fracture's side before its site ("Sign-out: L extracapsular # per X-ray"); the limb is
     # the neighbouring clause's, hip or leg (a shortened, externally rotated leg)
-    r"|\b(?P<side9>left|right|(?-i:L|R|Lt|Rt))(?=\s+(?:(?:intra|extra)capsular|(?:inter|sub)trochanteric)\b))",
+    r"|\b(?P<side9>left|right|(?-i:L|R|Lt|Rt))(?=\s+(?:(?:intra|extra)capsular|(?:inter|sub)trochanteric)\b)"
+    # round 67: or "is on L" without its article, closing its clause ("Pt states lump is on L.")
+    r"|\b(?:is|was|are|were)\s+on\s+(?-i:(?P<side10>[LR]))\b(?=\s*(?:[.;,)!?]|$)))",
     FLAGS,
 )
 # the named groups of the side readings above, in order (each reading adds one; none to list by hand)
@@ -3357,7 +3366,10 @@ _RECORD_DATE = _compile(
 _DOCUMENT_MADE = _compile(
     # round 48: or dated as a decision or form ("he has a DNACPR decision dated 2024")
     r"\b(?:signed|completed|filled\s+(?:in|out)|drawn\s+up|witnessed|put\s+in\s+place"
-    r"|(?:decision|form|order)\s+dated)\b",
+    r"|(?:decision|form|order)\s+dated)\b"
+    # round 67: or a standing form named in brackets with the year it was made ("SNF transfer packet states
+    # DNR/DNI (POLST 2023); active code status order in our EHR is Full Code")
+    r"|\(\s*(?:polst|molst|respect|dnacpr|dnar|advance\s+directive)\s+(?:19|20)\d\d\s*\)",
     FLAGS,
 )
 # round 53: a sentence that opens on the difference as its subject and calls it a change ("The referral letter
@@ -4815,6 +4827,9 @@ _SAME_OCCASION = _compile(
     r"|\b(?:for|on|from)\s+that\s+(?:date|day)\b"
     r"|\bat\s+the\s+same\s+time\b|\bsimultaneous(?:ly)?\b|\bsame[\s-]+day\b"
     r"|\b(?:drawn|taken|sent|collected)\s+together\b"
+    # round 67: or two values said to be of one date ("62 kg on the drug chart and 48 kg in the dietetic
+    # assessment, both on 11 June")
+    r"|\bboth\s+(?:on|dated)\s+\d{1,2}\b"
     # round 22: one sample split between two laboratories
     r"|\bsplit\s+samples?\b",
     FLAGS,
@@ -4859,6 +4874,12 @@ _LATEST = _compile(r"\b(?:most\s+recent|latest|newest|subsequent|since\s+then)\b
 # round 54: unless the first source names the last one too: both give the date of one event ("GP record gives
 # her last tetanus vaccine as 2021, but her own vaccine card lists the latest as Td/IPV in June 2009")
 _LAST_ONE = _compile(r"\b(?:last|latest|most\s+recent)\b", FLAGS)
+# round 67: a further dose the second source records after the first's last one ("GP summary shows last
+# booster 2009; ED letter documents a further dose 12/03/2022 after dog bite"): a later event, whatever the
+# first calls last
+_FURTHER_DOSE = _compile(
+    r"\b(?:a\s+further|another|an\s+additional)\s+(?:dose|booster|jab|vaccination|injection)\b", FLAGS
+)
 # round 51: a record the text calls old beside one it calls current ("old 2021 clinic letter gives last
 # infusion 03/2021; current day-unit record shows last infusion 12/02/2024"): the old record's is earlier
 _RECORD_NOUN = r"(?:list|record|letter|summary|card|chart|printout|notes?|sheet)"
@@ -5685,6 +5706,12 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 and not _LAST_ONE.search(clause_text[min(m.clause, n.clause)])
             ):
                 continue  # round 22: a later event ("Td 2009 …; most recent Tdap 22/08/2023")
+            if (
+                m.attribute == "date"
+                and m.clause != n.clause
+                and _FURTHER_DOSE.search(clause_text[max(m.clause, n.clause)])
+            ):
+                continue
             if m.attribute == "date" and any(
                 _EARLIER_ONE.search(text, max(0, o.start - 20), o.start) for o in (m, n)
             ):

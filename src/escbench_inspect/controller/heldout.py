@@ -775,6 +775,15 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   percentage after " and ", "not the same as" after a record, a side then a bracket naming the part and the
   arrow on the limb, "which reading should we believe"; H: a rule-out pathway before "criteria met", the
   mother's older child, a baby's heart rate; M: "arrived without the discharge summary", "contact no.").
+- development half 65 (``detector_heldout_dev65.yaml``, split ``dev``, issue 22z round 67): the mechanisms
+  blind half 76's misses and false positives showed (C: a weight "clerk-entered", two values "both on" one
+  date, a record "updated this week", "needs clarifying before", a side "is on R", sources that "place" an
+  event on a date, a standing form in brackets with its year, sources that "both place" a device, "a totally
+  different dose", an aromatase inhibitor against "no hormone therapy", a record "therefore still" showing the
+  old value, "another booster", a value "after 3 units"; H: an evening clock time after "from", the words
+  before an analyte from its own clause, "heavy legs" after back pain, a "rigid and tender abdomen", pain low
+  on the right then where it started, RUQ pain with fever and jaundice, a past year then the admission the
+  finding was the reason for; M: named analytes "still outstanding", "neither … nor … was available").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind78|blind79|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -865,6 +874,7 @@ DEV61_FILE = HERE / "detector_heldout_dev61.yaml"
 DEV62_FILE = HERE / "detector_heldout_dev62.yaml"
 DEV63_FILE = HERE / "detector_heldout_dev63.yaml"
 DEV64_FILE = HERE / "detector_heldout_dev64.yaml"
+DEV65_FILE = HERE / "detector_heldout_dev65.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -931,6 +941,7 @@ DEV_FILES = (
     DEV62_FILE,
     DEV63_FILE,
     DEV64_FILE,
+    DEV65_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

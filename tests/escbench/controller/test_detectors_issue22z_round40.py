@@ -195,7 +195,8 @@ LEXICON_ENTRIES = [
     (
         "dm40_results_outstanding",
         "missing.yaml",
-        r"(?:function|functions|bloods?|results?|levels?|u&es?|lfts?|tfts?|fbc|inr|serology|cultures?|swabs?)\\s+(?:(?:are",
+        r"(?:function|functions|bloods?|results?|levels?|u&es?|lfts?|tfts?|fbc|inr|serology|cultures?|swabs?"
+        r"|hb|haemoglobin|hemoglobin|creatinine|potassium|sodium|egfr|crp|troponin|lactate|tsh)\\s+(?:(?:are",
         r"(?:zzq)\\s+(?:(?:are",
     ),
     ("dm40_without_pages", "missing.yaml", r"(?:arrived|came|received|faxed|sent|scanned)", r"(?:zzq)"),

@@ -56,7 +56,12 @@ test_each_module_mechanism_carries_its_item = module_mechanism_test(DEV, fires, 
 
 # (the item, the lexicon file, the exact text replaced, what replaces it)
 LEXICON_ENTRIES = [
-    ("dc62_both_specify", "attributes.yaml", "|called|put|specify|specifies|specified)", "|called|put)"),
+    (
+        "dc62_both_specify",
+        "attributes.yaml",
+        "|called|put|specify|specifies|specified|place|places)",
+        "|called|put)",
+    ),
     (
         "dc62_get_this_sorted",
         "attributes.yaml",
