@@ -303,7 +303,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   66 (2-BA).
 - blind half 77 (``detector_heldout_blind77.yaml``, split ``blind77``, ids ``wah_``/``wac_``/``wam_``, issue
   22z): as the seventy-sixth (``docs/blind_halves/author_spec_v77.md``, six authors); written while round 65
-  was released, frozen before round 66's first change was committed and before anyone read it.
+  was released, frozen before round 66's first change was committed and before anyone read it; run once on
+  round 67 (2-BB).
 - blind half 78 (``detector_heldout_blind78.yaml``, split ``blind78``, ids ``wbh_``/``wbc_``/``wbm_``, issue
   22z): as the seventy-seventh (``docs/blind_halves/author_spec_v78.md``, six authors); written while round 66
   was read, frozen before round 67's first change was committed and before anyone read it.

@@ -375,8 +375,12 @@ FLOORS = {
     "blind75": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v76 (as v38, prefix zm, all six files reviewed; committed unread before round 65's first change):
     # its one untouched run on round 66 (2-BA), C 98/110 / 4/55, M 48/50 / 0/32, H 65/70 / 1/84 (2-AZ the
+    # same); since read for round 67: C 108/110 / 0/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind76": {"conflict": (0.98, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v77 (as v38, prefix wa, all six files reviewed; committed unread before round 66's first change):
+    # its one untouched run on round 67 (2-BB), C 105/110 / 3/55, M 48/50 / 0/32, H 70/70 / 2/84 (2-BA the
     # same)
-    "blind76": {"conflict": (0.89, 0.08), "missing": (0.96, 0.00), "high_risk": (0.92, 0.02)},
+    "blind77": {"conflict": (0.95, 0.06), "missing": (0.96, 0.00), "high_risk": (1.00, 0.03)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
