@@ -311,6 +311,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 79 (``detector_heldout_blind79.yaml``, split ``blind79``, ids ``wch_``/``wcc_``/``wcm_``, issue
   22z): as the seventy-eighth (``docs/blind_halves/author_spec_v79.md``, six authors); written while round 67
   was read, frozen before round 68's first change was committed and before anyone read it.
+- blind half 80 (``detector_heldout_blind80.yaml``, split ``blind80``, ids ``wdh_``/``wdc_``/``wdm_``, issue
+  22z): as the seventy-ninth (``docs/blind_halves/author_spec_v80.md``, six authors); written while round 67
+  was released, frozen before round 68's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -786,7 +789,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   on the right then where it started, RUQ pain with fever and jaundice, a past year then the admission the
   finding was the reason for; M: named analytes "still outstanding", "neither … nor … was available").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind78|blind79|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind79|blind80|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1023,6 +1026,7 @@ BLIND76_FILE = HERE / "detector_heldout_blind76.yaml"
 BLIND77_FILE = HERE / "detector_heldout_blind77.yaml"
 BLIND78_FILE = HERE / "detector_heldout_blind78.yaml"
 BLIND79_FILE = HERE / "detector_heldout_blind79.yaml"
+BLIND80_FILE = HERE / "detector_heldout_blind80.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1106,6 +1110,7 @@ Half = Literal[
     "blind77",
     "blind78",
     "blind79",
+    "blind80",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1191,6 +1196,7 @@ SPLIT_PREFIX = {
     "blind77": "wa",
     "blind78": "wb",
     "blind79": "wc",
+    "blind80": "wd",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {
