@@ -2204,6 +2204,8 @@ def _value_in_condition(text: str, start: int) -> bool:
     return _in_condition(_sentence_before(text, start))
 
 
+# round 68: a year after a preposition, blanked in an analyte's window (``_value_verdicts``)
+_YEAR_AFTER_PREPOSITION = _compile(r"\b(?:since|in|from|until|till)\s+(?:19|20)\d\d\b", FLAGS)
 # round 67: the end of the clause before an analyte (``_value_verdicts``)
 _CLAUSE_BEFORE = _compile(r";")
 
@@ -2223,6 +2225,9 @@ def _value_verdicts(
         # round 22: a date is no measured number ("Sodium on 3 March 139 mmol/L"): blanked, offsets kept
         window = _DATE.sub(lambda date: " " * len(date.group()), window)
         window = _DAY_MONTH_AFTER.sub(lambda date: " " * len(date.group()), window)
+        # round 68: nor a year after "since" or "in" ("tremor on lithium is long-standing and unchanged since
+        # 2019")
+        window = _YEAR_AFTER_PREPOSITION.sub(lambda year: " " * len(year.group()), window)
         number = _NUMBER.search(window)
         if not number:
             continue
@@ -2664,7 +2669,8 @@ _RELATIVE = (
 )
 # a month named alone ("was in june"), full names but May (a modal verb)
 _MONTH_ALONE = (
-    r"|\b(?:in\s+|as\s+)(?P<m6>january|february|march|april|june|july|august|september|october|november"
+    # round 68: or the middle of a month ("pt says the op was mid-January")
+    r"|\b(?:in\s+|as\s+|mid-)(?P<m6>january|february|march|april|june|july|august|september|october|november"
     # round 21: not a month with its year ("records his last colonoscopy as March 2021")
     r"|december)\b(?!,?\s+(?:19|20)\d\d\b)"
 )
@@ -2672,7 +2678,8 @@ _MONTH_ALONE = (
 # ordinal of a count ("the 3rd dose", "the 2nd time"): only before a clause's end or a conjunction
 _DAY_ALONE = (
     r"|\bthe\s+(?P<d7>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)\b"
-    r"(?=\s*(?:[,.;:)!?]|$)|\s+(?:but|and|or|not|at|so|when|which|per|according|instead)\b)"
+    # round 68: or "like" after it ("stopped her clopidogrel on the 2nd like the surgeon told her")
+    r"(?=\s*(?:[,.;:)!?]|$)|\s+(?:but|and|or|not|at|so|when|which|per|according|instead|like)\b)"
     # round 15: or after its weekday ("fell Thurs 7th", "went down Mon 4th")
     # round 22: the whole name of each weekday ("the fall was wednesday 5th", "saturday 9th")
     r"|\b(?i:mon|tues?|wed(?:nes)?|weds|thu|thurs|fri|sat(?:ur)?|sun)(?i:day)?\.?\s(?P<d7>[12]\d|3[01]|[1-9])(?:st|nd|rd|th)\b"
@@ -5204,6 +5211,14 @@ _STOP_ASKED = _compile(r"\b(?:whether|if|asked|query|queried)\b", FLAGS)
 _STOP_DENIED = _compile(r"(?:\b(?:never|not)|n'?t)\s+(?:been\s+)?(?:stop|discontinu|came\s+off)", FLAGS)
 
 
+# round 68: the date attributes whose own words are an explained cue's ("stopped … on the 2nd"): where two
+# sources each state one, the cue is the value compared, not an explanation
+_DATED_BY_ITS_CUE = frozenset({"drug_stopped"})
+# round 68: a reconciliation note's heading with the drug it reconciles right after it, the topic the sources
+# then speak of, not a list's entry
+_RECONCILED_ITEM = _compile(r"\s*med(?:ication|icines)?\s*rec(?:onciliation)?\s*:\s*[a-z][\w-]*\s+\d", FLAGS)
+
+
 def _listed_active(
     mentions: list[Mention],
     sources: list[frozenset[str]],
@@ -5228,6 +5243,8 @@ def _listed_active(
     out = []
     for m in mentions:
         entry = m.attribute == "dose" and not m.implied and m.key in stopped and sources[m.clause]
+        if entry and _RECONCILED_ITEM.match(clause_text[m.clause]):
+            continue  # round 68: the drug a reconciliation note is about ("Med rec: amlodipine 5mg OD - …")
         if entry and (m.clause, m.key) not in stated and not settled(m.clause):
             stated.add((m.clause, m.key))
             out.append(Mention("medication_status", m.key, "active", m.clause, m.start, m.end, True))
@@ -5587,7 +5604,9 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             for cue in a.explained.finditer(clause)
         )
 
-    def framed_as_change(i: int, j: int, attribute: str = "", key: str | None = None) -> bool:
+    def framed_as_change(
+        i: int, j: int, attribute: str = "", key: str | None = None, cues_are_values: bool = False
+    ) -> bool:
         """Either clause frames the difference as a change or explains it, the clause right after the
         second gives the verdict (issue 22u: "GP record states 5 mg OD. Consistent."; round 53: "This is true
         weight loss since the referral"), or a clause
@@ -5596,8 +5615,9 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         return (
             changed(i)
             or changed(j)
-            or explains(i)
-            or explains(j)
+            # round 68: unless the cues are the two values compared ("stopped her clopidogrel on the 2nd"
+            # against "she stopped on the 9th")
+            or (not cues_are_values and (explains(i) or explains(j)))
             or (
                 j + 1 < len(spans)
                 and (explains(j + 1) or (_VERDICT_OPENING.match(clause_text[j + 1]) and changed(j + 1)))
@@ -5745,7 +5765,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                     continue  # one clause: two different sources must be named in it
             elif not (sources[i] or sources[j]) or (sources[i] and sources[i] == sources[j]):
                 continue
-            if framed_as_change(i, j, m.attribute, m.key) or documented_elsewhere(m, n):
+            stop_dates = m.key in _DATED_BY_ITS_CUE and not (m.implied or n.implied)
+            if framed_as_change(i, j, m.attribute, m.key, stop_dates) or documented_elsewhere(m, n):
                 continue
             if m.attribute in a.spec.history_only and (in_force_history(i) or in_force_history(j)):
                 continue  # issue 22s: a code status "during his 2022 admission" is that admission's

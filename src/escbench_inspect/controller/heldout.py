@@ -788,6 +788,12 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   before an analyte from its own clause, "heavy legs" after back pain, a "rigid and tender abdomen", pain low
   on the right then where it started, RUQ pain with fever and jaundice, a past year then the admission the
   finding was the reason for; M: named analytes "still outstanding", "neither … nor … was available").
+- development half 66 (``detector_heldout_dev66.yaml``, split ``dev``, issue 22z round 68): the mechanisms
+  blind half 77's misses and false positives showed (C: the original record that "still shows" its value after
+  a change given, a mismatch looked for and "none found", the day a drug was stopped as each source gives it
+  and a day of the month before "like", a repeat "still active", "ours" before its value, a reconciliation
+  heading with its drug, "lap chole" and "mid-February"; H: a year after "since" no measured value, the sample
+  of a sepsis screen; M: "neither of them can remember", no creatinine "is available").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind79|blind80|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -879,6 +885,7 @@ DEV62_FILE = HERE / "detector_heldout_dev62.yaml"
 DEV63_FILE = HERE / "detector_heldout_dev63.yaml"
 DEV64_FILE = HERE / "detector_heldout_dev64.yaml"
 DEV65_FILE = HERE / "detector_heldout_dev65.yaml"
+DEV66_FILE = HERE / "detector_heldout_dev66.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -946,6 +953,7 @@ DEV_FILES = (
     DEV63_FILE,
     DEV64_FILE,
     DEV65_FILE,
+    DEV66_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"

@@ -75,8 +75,8 @@ LEXICON_ENTRIES = [
     (
         "dc67_therefore_still_shows",
         "conflict.yaml",
-        r"\\bstill(?<!\\b(?:therefore|thus|hence|consequently)\\s+still)\\s+",
-        r"\\bstill\\s+",
+        r"(?<!\\b(?:therefore|thus|hence|consequently)\\s+still)",
+        "",
     ),
     ("dc67_after_units", "attributes.yaml", r'"re:\\bafter\\s+\\d+\\s*(?:units?|u)\\b",', ""),
     ("dh67_clock_after_from", "modifiers.yaml", r"(?!19[0-5]\\d\\s*(?:[;,)]|$|hrs?\\b|h\\b))", ""),
