@@ -307,7 +307,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   round 67 (2-BB).
 - blind half 78 (``detector_heldout_blind78.yaml``, split ``blind78``, ids ``wbh_``/``wbc_``/``wbm_``, issue
   22z): as the seventy-seventh (``docs/blind_halves/author_spec_v78.md``, six authors); written while round 66
-  was read, frozen before round 67's first change was committed and before anyone read it.
+  was read, frozen before round 67's first change was committed and before anyone read it; run once on round
+  68 (2-BC).
 - blind half 79 (``detector_heldout_blind79.yaml``, split ``blind79``, ids ``wch_``/``wcc_``/``wcm_``, issue
   22z): as the seventy-eighth (``docs/blind_halves/author_spec_v79.md``, six authors); written while round 67
   was read, frozen before round 68's first change was committed and before anyone read it.
