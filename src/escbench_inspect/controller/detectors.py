@@ -2222,12 +2222,10 @@ def _value_verdicts(
         window = text[match.end() : match.end() + _VALUE_GAP]
         cut = _SENTENCE_END.search(window)
         window = window[: cut.start()] if cut else window
-        # round 22: a date is no measured number ("Sodium on 3 March 139 mmol/L"): blanked, offsets kept
-        window = _DATE.sub(lambda date: " " * len(date.group()), window)
-        window = _DAY_MONTH_AFTER.sub(lambda date: " " * len(date.group()), window)
-        # round 68: nor a year after "since" or "in" ("tremor on lithium is long-standing and unchanged since
-        # 2019")
-        window = _YEAR_AFTER_PREPOSITION.sub(lambda year: " " * len(year.group()), window)
+        # round 22: a date is no measured number ("Sodium on 3 March 139 mmol/L"): blanked, offsets kept;
+        # round 68: nor a year after "since" or "in" ("tremor on lithium … unchanged since 2019")
+        for not_a_value in (_DATE, _DAY_MONTH_AFTER, _YEAR_AFTER_PREPOSITION):
+            window = not_a_value.sub(lambda found: " " * len(found.group()), window)
         number = _NUMBER.search(window)
         if not number:
             continue
@@ -4902,6 +4900,19 @@ _CURRENT_RECORD = _compile(
 # old notes; booster given 03/2024 per GP record"), unless both clauses speak of a booster; not one a patient
 # says they had ("i had a booster at the walk-in centre in 2021"), which disputes the record
 _BOOSTER = _compile(r"\bboosters?\s+(?:was\s+|were\s+)?(?:given|administered)\b", FLAGS)
+
+
+def _later_event(earlier: str, later: str) -> bool:
+    """The later of two clauses records a later event than the one the earlier clause dates: the most recent
+    one, unless the earlier clause names its last one too (round 22, 54), a further dose (round 67), or a
+    booster given where the earlier clause names none (round 52)."""
+    return (
+        (_LATEST.search(later) is not None and _LAST_ONE.search(earlier) is None)
+        or _FURTHER_DOSE.search(later) is not None
+        or (_BOOSTER.search(later) is not None and _BOOSTER.search(earlier) is None)
+    )
+
+
 # round 52: a lab value stated for a day before beside one stated for today ("INR 3.1 in her yellow book
 # (dated 12/04). POC INR today 2.4"): two samples, not one disputed
 _DATED_DAY = _compile(r"\b(?:dated|from|of|on)\s+\d{1,2}/\d{1,2}\b(?!/)|\byesterday\b|\blast\s+week\b", FLAGS)
@@ -5722,16 +5733,9 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             if (
                 m.attribute == "date"
                 and m.clause != n.clause
-                and _LATEST.search(clause_text[max(m.clause, n.clause)])
-                and not _LAST_ONE.search(clause_text[min(m.clause, n.clause)])
+                and _later_event(clause_text[min(m.clause, n.clause)], clause_text[max(m.clause, n.clause)])
             ):
-                continue  # round 22: a later event ("Td 2009 …; most recent Tdap 22/08/2023")
-            if (
-                m.attribute == "date"
-                and m.clause != n.clause
-                and _FURTHER_DOSE.search(clause_text[max(m.clause, n.clause)])
-            ):
-                continue
+                continue  # a later event than the one the earlier clause dates
             if m.attribute == "date" and any(
                 _EARLIER_ONE.search(text, max(0, o.start - 20), o.start) for o in (m, n)
             ):
@@ -5740,13 +5744,6 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 m.attribute == "date"
                 and m.clause != n.clause
                 and _old_beside_current(clause_text[m.clause], clause_text[n.clause])
-            ):
-                continue
-            if (
-                m.attribute == "date"
-                and m.clause != n.clause
-                and _BOOSTER.search(clause_text[max(m.clause, n.clause)])
-                and not _BOOSTER.search(clause_text[min(m.clause, n.clause)])
             ):
                 continue
             if (
