@@ -315,6 +315,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 80 (``detector_heldout_blind80.yaml``, split ``blind80``, ids ``wdh_``/``wdc_``/``wdm_``, issue
   22z): as the seventy-ninth (``docs/blind_halves/author_spec_v80.md``, six authors); written while round 67
   was released, frozen before round 68's first change was committed and before anyone read it.
+- blind half 81 (``detector_heldout_blind81.yaml``, split ``blind81``, ids ``weh_``/``wec_``/``wem_``, issue
+  22z): as the eightieth (``docs/blind_halves/author_spec_v81.md``, six authors); written while round 69 was
+  made, frozen before round 69's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -796,7 +799,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   heading with its drug, "lap chole" and "mid-February"; H: a year after "since" no measured value, the sample
   of a sepsis screen; M: "neither of them can remember", no creatinine "is available").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind79|blind80|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind80|blind81|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1036,6 +1039,7 @@ BLIND77_FILE = HERE / "detector_heldout_blind77.yaml"
 BLIND78_FILE = HERE / "detector_heldout_blind78.yaml"
 BLIND79_FILE = HERE / "detector_heldout_blind79.yaml"
 BLIND80_FILE = HERE / "detector_heldout_blind80.yaml"
+BLIND81_FILE = HERE / "detector_heldout_blind81.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1120,6 +1124,7 @@ Half = Literal[
     "blind78",
     "blind79",
     "blind80",
+    "blind81",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1206,6 +1211,7 @@ SPLIT_PREFIX = {
     "blind78": "wb",
     "blind79": "wc",
     "blind80": "wd",
+    "blind81": "we",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

@@ -468,6 +468,7 @@ BLIND_SHA256 = {
     "blind78": "5bca85b28a0c732358bc84b3fe0ce3d0356154e4216fbbf6417d376cc99892c8",
     "blind79": "bf0e2c3d59014272ae6d22881defe036d372668758941942e99825cd73ea21ed",
     "blind80": "a4a41985b019e82d464dc582572ce761d2a77b2dc514b01228b05b47378ce98c",
+    "blind81": "76c1f0382b479b685faacbacfdcf084b2487321b3bae66d8a2e610bfecc6c44a",
 }
 
 
@@ -586,6 +587,7 @@ BLIND_SPLITS = {
     "blind78": ("wb", "BLIND78_FILE"),
     "blind79": ("wc", "BLIND79_FILE"),
     "blind80": ("wd", "BLIND80_FILE"),
+    "blind81": ("we", "BLIND81_FILE"),
 }
 
 
