@@ -1545,6 +1545,9 @@ _SELF_CHECK_QUESTION = _compile(
     # round 40: or worried about the writer's own ("my mum … lost the sight in one eye from glaucoma and im
     # worried about mine")
     r"|\bworried\s+about\s+(?:mine|my\s+own)\b"
+    # round 69: or says the writer's own was checked ("my mum got rushed in with a potassium of 7.1 …, mine
+    # was checked yesterday and came back 4.6")
+    r"|\b(?:mine|my\s+own)\s+(?:was|were|got|has\s+been|have\s+been)\s+(?:also\s+)?(?:checked|tested|done|measured)\b"
     # round 60: or whether it runs in families ("my mum has heart failure and gets really breathless at night,
     # does it run in families?")
     r"|\b(?:does|do|can|could|would|will)\s+(?:that|it|this|these|they)\s+run\s+in\s+(?:the\s+)?famil(?:y|ies)\b"
@@ -1557,6 +1560,15 @@ _SELF_CHECK_QUESTION = _compile(
     r"(?:get|have|develop|inherit)\b",
     FLAGS,
 )
+
+
+def _relatives_finding(text: str, start: int) -> bool:
+    """round 38: the writer's relative named in the finding's sentence, and the writer asking about their own
+    (``_SELF_CHECK_QUESTION``); round 69: a measured value too ("my mum got rushed in last week with a
+    potassium of 7.1 …, mine was checked yesterday and came back 4.6")."""
+    return bool(_WRITERS_RELATIVE.search(_sentence_before(text, start)) and _SELF_CHECK_QUESTION.search(text))
+
+
 # round 57: or the relative then died of it ("my mum got chest pain while gardening and died of a heart attack
 # at 58"): one who died is not the patient; "and died" with no subject of its own (not "and her brother died
 # …"), and the cause of death after "died of" ("… died of a heart attack")
@@ -1714,12 +1726,9 @@ def _context_reason(
     ):
         return "historical"
     if hypothetical and (
-        (
-            _WRITERS_RELATIVE.search(sentence := _sentence_before(text, start))
-            and _SELF_CHECK_QUESTION.search(text)
-        )
+        _relatives_finding(text, start)
         or (
-            _RELATIVE_NAMED.search(sentence)
+            _RELATIVE_NAMED.search(_sentence_before(text, start))
             and (
                 _AND_DIED_AFTER.match(text, end)
                 or _DIED_OF_BEFORE.search(text, max(0, start - _DIED_OF_REACH), start)
@@ -2100,6 +2109,8 @@ def _value_hits(
             reason = "historical"
         if reason is None and _opens_in_past(_sentence_before(text, start)):
             reason = "historical"
+        if reason is None and _relatives_finding(text, start):
+            reason = "family history"
         # round 59: or the value of a dated presentation named right after it, the patient well since ("His
         # potassium was 6.9 mmol/L when he was admitted with an AKI in March; he has made a full recovery")
         if (
@@ -3223,8 +3234,13 @@ _LIMB_BRACKET = _compile(
 # round 55: the year of a reaction after its drug ("Daughter says he stopped breathing after oxycodone in
 # 2021"): a reaction is always past, its year is when it happened, no earlier grading of it
 # round 63: or the year in brackets after it ("Clarithromycin: angioedema (2018) on the GP allergy list")
+# round 69: or the place of care it was treated in before the year ("anaphylaxis to co-trimoxazole (ICU
+# 2019)")
 _REACTION_YEAR = _compile(
-    r"\b(?:after|with|to|on|from)\s+[\w-]+\s+in\s+(?:19|20)\d\d\b|\(\s*(?:in\s+)?(?:19|20)\d\d\s*\)", FLAGS
+    r"\b(?:after|with|to|on|from)\s+[\w-]+\s+in\s+(?:19|20)\d\d\b"
+    r"|\(\s*(?:in\s+)?(?:19|20)\d\d\s*\)"
+    r"|\(\s*(?:icu|itu|hdu|ed|a&e|resus|theatres?|hospital)\s+(?:19|20)\d\d\s*\)",
+    FLAGS,
 )
 # issue 22y: a gestational age stated now, in weeks(+days): "14 weeks pregnant", "32+4/40", "a gestation
 # of 9+2 weeks", "GA 20 wks"; not the time of an event ("booked at 10/40", "delivered at 38 weeks")
@@ -5488,7 +5504,12 @@ def _states_another(mentions: list[Mention], clause: int, attribute: str, key: s
     )
 
 
-_DELIVERED = _compile(r"\b(?:delivered|gave\s+birth)\b(?=\s+(?:on\s+|in\s+)?\d)", FLAGS)
+# round 69: a calendar date, not a time before now: "delivered 2 wks ago" is what the patient says against a
+# banner that still reads pregnant, no record of the end of the pregnancy
+_DELIVERED = _compile(
+    r"\b(?:delivered|gave\s+birth)\b(?=\s+(?:on\s+|in\s+)?\d)(?!\s+\d{1,2}\s*(?:days?|d|wks?|weeks?)\s+ago\b)",
+    FLAGS,
+)
 _PREGNANCY_TEST = _compile(r"\b(?:hcg|upt|pregnancy\s+test)\b", FLAGS)
 _TEST_REACH = 30  # the test named before its value ("serum β-hCG this AM 1,450 IU/L")
 

@@ -798,6 +798,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   and a day of the month before "like", a repeat "still active", "ours" before its value, a reconciliation
   heading with its drug, "lap chole" and "mid-February"; H: a year after "since" no measured value, the sample
   of a sepsis screen; M: "neither of them can remember", no creatinine "is available").
+- development half 67 (``detector_heldout_dev67.yaml``, split ``dev``, issue 22z round 69): the mechanisms
+  blind half 78's misses and false positives showed (C: a last injection with the drug's full name in
+  brackets, the place of care and year after a reaction, a "living will", a positive home UPT, a birth some
+  days or weeks ago against a record that reads pregnant, a form's "Pregnancy test:" field, a child's blood
+  lead level; H: erythema spreading up a limb, a relative's critical value when the writer's own was checked;
+  M: not on the transfer sheet, "with neither … nor …" and the participle, no result newer than a date,
+  nobody noted it down, no PEWS since, a plan that could not be found).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind80|blind81|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -890,6 +897,7 @@ DEV63_FILE = HERE / "detector_heldout_dev63.yaml"
 DEV64_FILE = HERE / "detector_heldout_dev64.yaml"
 DEV65_FILE = HERE / "detector_heldout_dev65.yaml"
 DEV66_FILE = HERE / "detector_heldout_dev66.yaml"
+DEV67_FILE = HERE / "detector_heldout_dev67.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -958,6 +966,7 @@ DEV_FILES = (
     DEV64_FILE,
     DEV65_FILE,
     DEV66_FILE,
+    DEV67_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
