@@ -311,7 +311,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   68 (2-BC).
 - blind half 79 (``detector_heldout_blind79.yaml``, split ``blind79``, ids ``wch_``/``wcc_``/``wcm_``, issue
   22z): as the seventy-eighth (``docs/blind_halves/author_spec_v79.md``, six authors); written while round 67
-  was read, frozen before round 68's first change was committed and before anyone read it.
+  was read, frozen before round 68's first change was committed and before anyone read it; run once on round
+  69 (2-BD).
 - blind half 80 (``detector_heldout_blind80.yaml``, split ``blind80``, ids ``wdh_``/``wdc_``/``wdm_``, issue
   22z): as the seventy-ninth (``docs/blind_halves/author_spec_v80.md``, six authors); written while round 67
   was released, frozen before round 68's first change was committed and before anyone read it.

@@ -383,8 +383,12 @@ FLOORS = {
     "blind77": {"conflict": (0.99, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v78 (as v38, prefix wb, all six files reviewed; committed unread before round 67's first change):
     # its one untouched run on round 68 (2-BC), C 103/110 / 0/55, M 44/50 / 0/32, H 69/70 / 1/84 (2-BB the
+    # same); since read for round 69: C 110/110 / 0/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind78": {"conflict": (1.00, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v79 (as v38, prefix wc, all six files reviewed; committed unread before round 68's first change):
+    # its one untouched run on round 69 (2-BD), C 97/110 / 1/55, M 47/50 / 0/32, H 67/70 / 2/84 (2-BC the
     # same)
-    "blind78": {"conflict": (0.93, 0.00), "missing": (0.88, 0.00), "high_risk": (0.98, 0.02)},
+    "blind79": {"conflict": (0.88, 0.02), "missing": (0.94, 0.00), "high_risk": (0.95, 0.03)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
