@@ -2814,7 +2814,10 @@ _DOCUMENT_DATE = _compile(
 # round 56: or of an endoscopy ("the gastroscopy report in the same bundle is dated 4 March 2023")
 _PROCEDURE_RECORD = _compile(
     r"\b(?:operation|operative|op|procedure|theatre|surgical|anaesthetic|anesthetic|anesthesia|colonoscopy|endoscopy"
-    r"|gastroscopy|ogd|sigmoidoscopy|cystoscopy|bronchoscopy)\s+(?:notes?|records?|reports?)\b",
+    r"|gastroscopy|ogd|sigmoidoscopy|cystoscopy|bronchoscopy)\s+(?:notes?|records?|reports?)\b"
+    # round 70: or the imaging or pathology report that made the diagnosis, whose date is the diagnosis's
+    # ("our ultrasound report confirming the thrombosis is dated 10/09/2024")
+    r"|\b(?:ultrasound|scan|doppler|ct|mri|x-?ray|biopsy|histology|pathology)\s+report\s+(?:confirming|showing)\b",
     FLAGS,
 )
 # issue 22s: a side stated without its body part ("the referral letter says right-sided")
@@ -3264,6 +3267,27 @@ _BARE_YEAR = _compile(_YEAR)  # the years a clause dates itself by (``_years``)
 _PREGNANCY_YEAR = _compile(r"(?<!\bsince\s)(?<!\b[a-z]+(?:ectomy|otomy|ostomy|plasty|pexy)\s)" + _YEAR)
 # A blood group does not change with time: an "old" or "historical" group that differs is a conflict.
 HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation", "allergy_severity"})
+# round 70: an operation done, whose side a later record cannot change ("had her left breast removed years
+# ago" against "paperwork says right mastectomy"; "2023 discharge summary records a right total hip
+# replacement" against "practice summary lists left THR, 2023"): two records of it in the past name one event
+# (``_one_operation``)
+_OPERATION_DONE = _compile(
+    r"\b(?:[a-z]+ectomy|removed|amputat(?:ed|ion)|(?:hip|knee|shoulder)\s+replacement|th[ar]|tk[ar]|arthroplasty)\b",
+    FLAGS,
+)
+_OPERATION_YEAR = _compile(_YEAR, FLAGS)
+
+
+def _one_operation(first: str, second: str) -> bool:
+    """Both clauses name an operation done, and the years they give, if any, are the same."""
+    return (
+        _OPERATION_DONE.search(first) is not None
+        and _OPERATION_DONE.search(second) is not None
+        and {y.group() for y in _OPERATION_YEAR.finditer(first)}
+        == {y.group() for y in _OPERATION_YEAR.finditer(second)}
+    )
+
+
 # issue 22z round 12: an allergy's reaction graded as an allergy record grades it (BSACI / NICE CG183:
 # anaphylaxis, angioedema, bronchospasm, severe cutaneous reactions such as SJS/TEN or DRESS, or a reaction
 # that needed adrenaline, are severe; a rash alone called mild, or a side effect or intolerance such as
@@ -5791,6 +5815,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             if (
                 m.attribute in HISTORY_SENSITIVE
                 and (historic_apart(m.attribute, i, j) or dated_apart(i, j))
+                and not (m.attribute == "side" and _one_operation(clause_text[i], clause_text[j]))
                 and not (
                     m.attribute == "weight"
                     and _implausible_weight_change(m.value, n.value, clause_text[i], clause_text[j])

@@ -806,6 +806,14 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   lead level; H: erythema spreading up a limb, a relative's critical value when the writer's own was checked;
   M: not on the transfer sheet, "with neither … nor …" and the participle, no result newer than a date,
   nobody noted it down, no PEWS since, a plan that could not be found).
+- development half 68 (``detector_heldout_dev68.yaml``, split ``dev``, issue 22z round 70): the mechanisms
+  blind half 79's misses and false positives showed (C: the anticoagulant record book shortened, an organ
+  removed and two records of one past operation, an inpatient electronic record's weight, two profiles of one
+  system, a list that "doesn't say the same as" another, the old date after a move, "I am", a comma and the
+  gestation, a form between a status heading and its field, the report that confirmed a diagnosis, an order
+  flagged against an active one; H: "status post" not past a comma, bleeding through a count of dressings,
+  weakness of both legs, what happens to some people on a drug; M: no "freq" on the script, no chart "sent w/"
+  the patient, "and there's nothing written down").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind80|blind81|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -899,6 +907,7 @@ DEV64_FILE = HERE / "detector_heldout_dev64.yaml"
 DEV65_FILE = HERE / "detector_heldout_dev65.yaml"
 DEV66_FILE = HERE / "detector_heldout_dev66.yaml"
 DEV67_FILE = HERE / "detector_heldout_dev67.yaml"
+DEV68_FILE = HERE / "detector_heldout_dev68.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -968,6 +977,7 @@ DEV_FILES = (
     DEV65_FILE,
     DEV66_FILE,
     DEV67_FILE,
+    DEV68_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
