@@ -315,7 +315,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   69 (2-BD).
 - blind half 80 (``detector_heldout_blind80.yaml``, split ``blind80``, ids ``wdh_``/``wdc_``/``wdm_``, issue
   22z): as the seventy-ninth (``docs/blind_halves/author_spec_v80.md``, six authors); written while round 67
-  was released, frozen before round 68's first change was committed and before anyone read it.
+  was released, frozen before round 68's first change was committed and before anyone read it; run once on
+  round 70 (2-BE).
 - blind half 81 (``detector_heldout_blind81.yaml``, split ``blind81``, ids ``weh_``/``wec_``/``wem_``, issue
   22z): as the eightieth (``docs/blind_halves/author_spec_v81.md``, six authors); written while round 69 was
   made, frozen before round 69's first change was committed and before anyone read it.
