@@ -320,6 +320,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 81 (``detector_heldout_blind81.yaml``, split ``blind81``, ids ``weh_``/``wec_``/``wem_``, issue
   22z): as the eightieth (``docs/blind_halves/author_spec_v81.md``, six authors); written while round 69 was
   made, frozen before round 69's first change was committed and before anyone read it.
+- blind half 82 (``detector_heldout_blind82.yaml``, split ``blind82``, ids ``wfh_``/``wfc_``/``wfm_``, issue
+  22z): as the eighty-first (``docs/blind_halves/author_spec_v82.md``, six authors); written while round 70
+  was released, frozen before round 71's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -816,7 +819,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   weakness of both legs, what happens to some people on a drug; M: no "freq" on the script, no chart "sent w/"
   the patient, "and there's nothing written down").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind80|blind81|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind81|blind82|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1061,6 +1064,7 @@ BLIND78_FILE = HERE / "detector_heldout_blind78.yaml"
 BLIND79_FILE = HERE / "detector_heldout_blind79.yaml"
 BLIND80_FILE = HERE / "detector_heldout_blind80.yaml"
 BLIND81_FILE = HERE / "detector_heldout_blind81.yaml"
+BLIND82_FILE = HERE / "detector_heldout_blind82.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1146,6 +1150,7 @@ Half = Literal[
     "blind79",
     "blind80",
     "blind81",
+    "blind82",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1233,6 +1238,7 @@ SPLIT_PREFIX = {
     "blind79": "wc",
     "blind80": "wd",
     "blind81": "we",
+    "blind82": "wf",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

@@ -477,6 +477,7 @@ BLIND_SHA256 = {
     "blind79": "bf0e2c3d59014272ae6d22881defe036d372668758941942e99825cd73ea21ed",
     "blind80": "a4a41985b019e82d464dc582572ce761d2a77b2dc514b01228b05b47378ce98c",
     "blind81": "76c1f0382b479b685faacbacfdcf084b2487321b3bae66d8a2e610bfecc6c44a",
+    "blind82": "043181d0ad9c311435717b53d7620daba1ec9e4f4c23667440b8f7642045941b",
 }
 
 
@@ -596,6 +597,7 @@ BLIND_SPLITS = {
     "blind79": ("wc", "BLIND79_FILE"),
     "blind80": ("wd", "BLIND80_FILE"),
     "blind81": ("we", "BLIND81_FILE"),
+    "blind82": ("wf", "BLIND82_FILE"),
 }
 
 
