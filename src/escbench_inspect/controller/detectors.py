@@ -1512,7 +1512,10 @@ _UNCHANGED_AFTER = _compile(
     # round 38: or the patient's baseline ("breathless on dressing, which is her long-standing baseline")
     r"|(?:(?:her|his|their)\s+)?(?:(?:usual|normal|known|chronic|stable|long-?standing)\s+)*baseline\b"
     r"|(?:her|his|their)\s+usual\b(?!\s+(?:self|place|doctor|gp|dose|time)\b))"
-    r"|[^.;\n]{0,20}?,\s*unchanged\s+(?:over|for|in)\s+(?:the\s+)?(?:last|past)\s+(?:(?:few|two|three|\d+)\s+)?(?:years?|months)\b)",
+    r"|[^.;\n]{0,20}?,\s*unchanged\s+(?:over|for|in)\s+(?:the\s+)?(?:last|past)\s+(?:(?:few|two|three|\d+)\s+)?(?:years?|months)\b"
+    # round 71: or "for years", shortened ("occasional streak of bright red blood on paper, unchanged for
+    # yrs")
+    r"|[^.;\n]{0,20}?,\s*unchanged\s+for\s+(?:many\s+|several\s+)?(?:years|yrs)\b)",
     FLAGS,
 )
 # round 38: a writer who asks whether they themselves should be checked ("my brother just had a heart attack
@@ -1545,6 +1548,12 @@ _SELF_CHECK_QUESTION = _compile(
     # round 40: or worried about the writer's own ("my mum … lost the sight in one eye from glaucoma and im
     # worried about mine")
     r"|\bworried\s+about\s+(?:mine|my\s+own)\b"
+    # round 71: or whether the writer can be scanned or needs extra checks, or is worried it will happen to
+    # them ("my mum had a brain aneurysm burst … can i get scanned for one?"; "my sister had a fit from
+    # eclampsia … Im worried it will happen to me … do I need extra checks?")
+    r"|\b(?:can|could|should)\s+i\s+(?:also\s+)?(?:get|be|have)\s+(?:a\s+)?scann?(?:ed)?\b"
+    r"|\bdo\s+i\s+need\s+(?:any\s+)?(?:extra|more|special|further)\s+(?:checks|tests|monitoring|scans)\b"
+    r"|\bworried\s+(?:that\s+)?it\s+(?:will|might|could)\s+happen\s+to\s+me\b"
     # round 69: or says the writer's own was checked ("my mum got rushed in with a potassium of 7.1 …, mine
     # was checked yesterday and came back 4.6")
     r"|\b(?:mine|my\s+own)\s+(?:was|were|got|has\s+been|have\s+been)\s+(?:also\s+)?(?:checked|tested|done|measured)\b"
@@ -3265,6 +3274,8 @@ _BARE_YEAR = _compile(_YEAR)  # the years a clause dates itself by (``_years``)
 # ("she is not pregnant and has had a copper coil in since 2021")
 # round 65: nor the year of an operation named right before it ("not pregnant, hysterectomy 2019")
 _PREGNANCY_YEAR = _compile(r"(?<!\bsince\s)(?<!\b[a-z]+(?:ectomy|otomy|ostomy|plasty|pexy)\s)" + _YEAR)
+# round 71: or an earlier pregnancy named as such ("UPT pos 14/05/23 (prev pregnancy). Today UPT neg")
+_EARLIER_PREGNANCY = _compile(r"\b(?:prev(?:ious)?|prior|earlier|last|old)\.?\s+pregnancy\b", FLAGS)
 # A blood group does not change with time: an "old" or "historical" group that differs is a conflict.
 HISTORY_SENSITIVE = frozenset({"dose", "side", "weight", "lab_value", "gestation", "allergy_severity"})
 # round 70: an operation done, whose side a later record cannot change ("had her left breast removed years
@@ -4942,6 +4953,25 @@ _CURRENT_RECORD = _compile(
 _BOOSTER = _compile(r"\bboosters?\s+(?:was\s+|were\s+)?(?:given|administered)\b", FLAGS)
 
 
+_SUPPLY_DATES = frozenset({"last_dose", "last_supply"})
+
+
+def _drugs_apart(mentions: list[Mention], first: int, second: int) -> bool:
+    """round 71: each of two clauses names a drug of its own and none in common ("simvastatin 20 mg … last
+    fill 08/2021" against "rosuvastatin 10 mg daily, last filled 02/2025"): their dates are two drugs'
+    supplies."""
+    named = [
+        {
+            o.key
+            for o in mentions
+            if o.clause == k and o.attribute in ("drug", "dose", "medication_status") and not o.implied
+        }
+        - {IMPLIED}
+        for k in (first, second)
+    ]
+    return bool(named[0]) and bool(named[1]) and not named[0] & named[1]
+
+
 def _later_event(earlier: str, later: str) -> bool:
     """The later of two clauses records a later event than the one the earlier clause dates: the most recent
     one, unless the earlier clause names its last one too (round 22, 54), a further dose (round 67), or a
@@ -5781,6 +5811,12 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 and _later_event(clause_text[min(m.clause, n.clause)], clause_text[max(m.clause, n.clause)])
             ):
                 continue  # a later event than the one the earlier clause dates
+            if (
+                m.attribute == "date"
+                and m.key in _SUPPLY_DATES
+                and _drugs_apart(mentions, m.clause, n.clause)
+            ):
+                continue  # round 71: two drugs' last supplies
             if m.attribute == "date" and any(
                 _EARLIER_ONE.search(text, max(0, o.start - 20), o.start) for o in (m, n)
             ):
@@ -5827,6 +5863,10 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 != (_PREGNANCY_YEAR.search(clause_text[j]) is None)
             ):
                 continue  # round 26: a past year's pregnancy ("Preg status 2023 adm.: 30/40. Today: neg")
+            if m.attribute == "pregnancy_status" and (
+                flagged(_EARLIER_PREGNANCY, i) != flagged(_EARLIER_PREGNANCY, j)
+            ):
+                continue  # round 71: an earlier pregnancy named ("UPT pos 14/05/23 (prev pregnancy)")
             if m.attribute == "pregnancy_status" and (flagged(_DELIVERED, i) or flagged(_DELIVERED, j)):
                 continue  # round 36: a pregnancy ended by a dated delivery ("(delivered 11/2022)")
             if m.attribute == "allergy" and _allergy_since(m, n, clause_text, mentions):

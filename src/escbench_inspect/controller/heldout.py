@@ -818,6 +818,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   flagged against an active one; H: "status post" not past a comma, bleeding through a count of dressings,
   weakness of both legs, what happens to some people on a drug; M: no "freq" on the script, no chart "sent w/"
   the patient, "and there's nothing written down").
+- development half 69 (``detector_heldout_dev69.yaml``, split ``dev``, issue 22z round 71): the mechanisms
+  blind half 80's misses and false positives showed (C: "I'm fine to keep taking it", a correction after the
+  mismatch was called resolved, a test of an earlier pregnancy, the last supplies of two drugs, a list's
+  "previous medications", a transplant that never happened, one person denies what another insists on, an hCG
+  with its sample between; H: a relative's finding when the writer asks to be scanned or for extra checks, a
+  drain's volume of frank blood, unable to get through a sentence, "unchanged for yrs"; M: "never got the
+  actual result", a sepsis score that "cannot be scored").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind81|blind82|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -912,6 +919,7 @@ DEV65_FILE = HERE / "detector_heldout_dev65.yaml"
 DEV66_FILE = HERE / "detector_heldout_dev66.yaml"
 DEV67_FILE = HERE / "detector_heldout_dev67.yaml"
 DEV68_FILE = HERE / "detector_heldout_dev68.yaml"
+DEV69_FILE = HERE / "detector_heldout_dev69.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -982,6 +990,7 @@ DEV_FILES = (
     DEV66_FILE,
     DEV67_FILE,
     DEV68_FILE,
+    DEV69_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
