@@ -319,7 +319,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   round 70 (2-BE).
 - blind half 81 (``detector_heldout_blind81.yaml``, split ``blind81``, ids ``weh_``/``wec_``/``wem_``, issue
   22z): as the eightieth (``docs/blind_halves/author_spec_v81.md``, six authors); written while round 69 was
-  made, frozen before round 69's first change was committed and before anyone read it.
+  made, frozen before round 69's first change was committed and before anyone read it; run once on round 71
+  (2-BF).
 - blind half 82 (``detector_heldout_blind82.yaml``, split ``blind82``, ids ``wfh_``/``wfc_``/``wfm_``, issue
   22z): as the eighty-first (``docs/blind_halves/author_spec_v82.md``, six authors); written while round 70
   was released, frozen before round 71's first change was committed and before anyone read it.

@@ -391,8 +391,12 @@ FLOORS = {
     "blind79": {"conflict": (0.98, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
     # blind v80 (as v38, prefix wd, all six files reviewed; committed unread before round 68's first change):
     # its one untouched run on round 70 (2-BE), C 101/110 / 8/55, M 48/50 / 0/32, H 68/70 / 3/84 (2-BD the
+    # same); since read for round 71: C 105/110 / 4/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind80": {"conflict": (0.95, 0.08), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v81 (as v38, prefix we, all six files reviewed; committed unread before round 69's first change):
+    # its one untouched run on round 71 (2-BF), C 97/110 / 1/55, M 48/50 / 0/32, H 66/70 / 3/84 (2-BE the
     # same)
-    "blind80": {"conflict": (0.91, 0.15), "missing": (0.96, 0.00), "high_risk": (0.97, 0.04)},
+    "blind81": {"conflict": (0.88, 0.02), "missing": (0.96, 0.00), "high_risk": (0.94, 0.04)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
