@@ -3286,7 +3286,6 @@ _OPERATION_DONE = _compile(
     r"\b(?:[a-z]+ectomy|removed|amputat(?:ed|ion)|(?:hip|knee|shoulder)\s+replacement|th[ar]|tk[ar]|arthroplasty)\b",
     FLAGS,
 )
-_OPERATION_YEAR = _compile(_YEAR, FLAGS)
 
 
 def _one_operation(first: str, second: str) -> bool:
@@ -3294,8 +3293,8 @@ def _one_operation(first: str, second: str) -> bool:
     return (
         _OPERATION_DONE.search(first) is not None
         and _OPERATION_DONE.search(second) is not None
-        and {y.group() for y in _OPERATION_YEAR.finditer(first)}
-        == {y.group() for y in _OPERATION_YEAR.finditer(second)}
+        and {y.group() for y in _BARE_YEAR.finditer(first)}
+        == {y.group() for y in _BARE_YEAR.finditer(second)}
     )
 
 
