@@ -324,6 +324,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 82 (``detector_heldout_blind82.yaml``, split ``blind82``, ids ``wfh_``/``wfc_``/``wfm_``, issue
   22z): as the eighty-first (``docs/blind_halves/author_spec_v82.md``, six authors); written while round 70
   was released, frozen before round 71's first change was committed and before anyone read it.
+- blind half 83 (``detector_heldout_blind83.yaml``, split ``blind83``, ids ``wgh_``/``wgc_``/``wgm_``, issue
+  22z): as the eighty-second (``docs/blind_halves/author_spec_v83.md``, six authors); written while round 72
+  was made, frozen before round 72's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -827,7 +830,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   drain's volume of frank blood, unable to get through a sentence, "unchanged for yrs"; M: "never got the
   actual result", a sepsis score that "cannot be scored").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind81|blind82|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind82|blind83|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1075,6 +1078,7 @@ BLIND79_FILE = HERE / "detector_heldout_blind79.yaml"
 BLIND80_FILE = HERE / "detector_heldout_blind80.yaml"
 BLIND81_FILE = HERE / "detector_heldout_blind81.yaml"
 BLIND82_FILE = HERE / "detector_heldout_blind82.yaml"
+BLIND83_FILE = HERE / "detector_heldout_blind83.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1161,6 +1165,7 @@ Half = Literal[
     "blind80",
     "blind81",
     "blind82",
+    "blind83",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1249,6 +1254,7 @@ SPLIT_PREFIX = {
     "blind80": "wd",
     "blind81": "we",
     "blind82": "wf",
+    "blind83": "wg",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {
