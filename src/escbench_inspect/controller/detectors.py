@@ -1015,6 +1015,8 @@ class Detection:
 # Sentence ends: '.', '!', '?', ';', a blank line, or a line break before a capital, digit or
 # bullet (YAML-wrapped lines continue a sentence when the next line starts in lower case).
 # issue 22v: the abbreviation "no." of a record number ("hospital no. n/k") does not end a sentence
+# round 72: a form's question and its one-letter answer are one statement ("Triage form: pregnant? N.")
+_FORM_ANSWER_AFTER = r"(?!\s*[YN]\b)"
 _SENTENCE_END = _compile(
     # round 34: nor a fax number's ("GP fax no. not on file")
     # round 15: nor an estimate's abbreviation ("ambulance est. 45 kg, ED record 68 kg"); round 17: nor
@@ -1028,7 +1030,7 @@ _SENTENCE_END = _compile(
     r"(?<!\b(?i:dr|mr|mrs|ms|prof)\.)"
     # round 51: nor "d." for "died" after a relative ("FHx: mother d. SAH aged 52 (collapsed at work)")
     r"(?<!\b(?i:father|mother|dad|mum|mom|brother|sister|grandfather|grandmother|uncle|aunt|sibling|parent)\s+(?i:d)\.)"
-    r"|[!?;]|\n\s*\n|\n(?=[ \t]*(?:[A-Z0-9\-•*\[(\"]|$))"
+    r"|[!;]|\?" + _FORM_ANSWER_AFTER + r"|\n\s*\n|\n(?=[ \t]*(?:[A-Z0-9\-•*\[(\"]|$))"
 )
 _NUMBER = _compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?P<sep>/|-|–|to)\s*(?P<second>\d+(?:\.\d+)?))?")
 # A number followed by a time or dose unit is a schedule or a dose, not a measured value.
@@ -1518,6 +1520,27 @@ _UNCHANGED_AFTER = _compile(
     r"|[^.;\n]{0,20}?,\s*unchanged\s+for\s+(?:many\s+|several\s+)?(?:years|yrs)\b)",
     FLAGS,
 )
+# round 72: or as the patient has been for years ("he remains breathless after about 50 metres (MRC 4), as he
+# has been for two years, with resting SpO2 89-91% on air, his known baseline")
+_LONGSTANDING_AFTER = _compile(
+    r"[^.;\n]{0,40}?,\s*as\s+(?:he|she|they|i)\s+(?:has|have|had)\s+been\s+for\s+(?:(?:the\s+)?(?:last|past)\s+)?"
+    r"(?:many|several|two|three|four|five|ten|\d+)\s+(?:years|yrs|months)\b",
+    FLAGS,
+)
+# round 72: what a clinician explained to a child's parents or carers would need care ("I explained to his
+# parents that a rash that does not fade under a glass, grunting breathing, or a temperature of 38 C or more
+# in a baby under three months all need immediate attendance"): teaching, its sentence closing on what they
+# need
+_TAUGHT_BEFORE = _compile(
+    r"\b(?:explained|taught|went\s+through|discussed|reminded)\s+(?:with\s+|to\s+)?(?:the\s+|his\s+|her\s+|their\s+)?"
+    r"(?:parents?|mum|mother|dad|father|carers?|family)\s+(?:that|how|what)\b[^.;\n]*$",
+    FLAGS,
+)
+_NEEDS_CARE_CLOSE = _compile(
+    r"[^.;\n]*\b(?:all\s+|each\s+)?(?:need|needs|require|requires|warrant|warrants|mean|means)\s+(?:an?\s+)?"
+    r"(?:immediate|urgent|emergency|same[\s-]day)\b",
+    FLAGS,
+)
 # round 38: a writer who asks whether they themselves should be checked ("my brother just had a heart attack
 # at 45, he had chest pain at work and collapsed. should I get my cholesterol checked?"; "my mum has glaucoma
 # and lost the sight in one eye from it, should I get my eyes checked?"): the relative's findings in that
@@ -1722,6 +1745,10 @@ def _context_reason(
         return "hypothetical"
     if hypothetical and _UNCHANGED_AFTER.match(text, end):
         return "historical"
+    if hypothetical and _LONGSTANDING_AFTER.match(text, end):
+        return "historical"
+    if hypothetical and _TAUGHT_BEFORE.search(clause_before) and _NEEDS_CARE_CLOSE.match(text, end):
+        return "hypothetical"
     if (
         hypothetical
         and _POST_EVENT_BEFORE.search(text, max(0, start - 8), start)
@@ -2120,6 +2147,8 @@ def _value_hits(
             reason = "historical"
         if reason is None and _relatives_finding(text, start):
             reason = "family history"
+        if reason is None and _PAST_PERIOD_AFTER.match(text, end):
+            reason = "historical"
         # round 59: or the value of a dated presentation named right after it, the patient well since ("His
         # potassium was 6.9 mmol/L when he was admitted with an AKI in March; he has made a full recovery")
         if (
@@ -2132,6 +2161,13 @@ def _value_hits(
         yield start, end, reason
 
 
+# round 72: a value dated to a past period right after it ("my sodium dropped to 118 last year when I was on
+# the water tablets, but the bloods in June were 138")
+_PAST_PERIOD_AFTER = _compile(
+    r"\s*(?:mmol/l\s*)?,?\s*(?:last\s+(?:year|summer|winter|spring|autumn)|(?:\d+|a|one|two|three|four|five|several|many)\s+"
+    r"(?:years?|yrs)\s+ago|in\s+(?:19|20)\d\d)\b",
+    FLAGS,
+)
 # round 59: the presentation a value was measured at, named right after it ("… when he was admitted with an
 # AKI in March"); ``_value_hits`` reads it with a past anchor in it and the patient well since
 _WHEN_PRESENTED_AFTER = _compile(
@@ -2996,6 +3032,25 @@ _AND_VALUE_SOURCE = (
     r"|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})\s+"
     r"(?:on|in|per|from|by|at)\s+(?:the\s+|her\s+|his\s+|their\s+|our\s+)?[\w'-]+)"
 )
+# round 72: " and " before a second source named in the plural with "say" or "show" ("Mum's medical alert
+# bracelet says A+ and the care home papers say AB+"), not two sources of one statement ("the list and the pt
+# both say")
+_AND_SOURCES_SAY = (
+    r"|\s+and\s+(?=(?:the|her|his|my|our|their|your)\s+(?:(?!both\b|and\b|also\b|too\b)[\w'’-]+\s+){1,7}?"
+    r"(?:say|show)\b)"
+)
+# round 72: or before this admission's or today's own reading of a weight, a group or a level ("oncology
+# protocol sheet uses 77 kg and this admission's standing weight is 69.4 kg")
+_AND_THIS_READING = (
+    r"|\s+and\s+(?=(?:this|today'?s)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:weight|wt|group|level|dose)\s+(?:is|was|=|:)\s*\d)"
+)
+# round 72: or before the things another source gave and the dose they are ("Mums care home chart has her down
+# for amlodipine 10mg and the tablets the hospital sent home with her are 5mg ones, 1 a day")
+_AND_THE_ONES_ARE = (
+    r"|\s+and\s+(?=(?:the|her|his|my|our|their)\s+(?:[\w'’-]+\s+){1,7}?(?:are|is|were|was)\s+\d+(?:\.\d+)?\s*"
+    r"(?:mg|mcg|micrograms?|g|units?)\b)"
+)
 _CLAUSE_SPLIT = _compile(
     # issue 22z: "… given as 14 March in the discharge summary and as 21 March in the operation note"
     # round 14: an arrow between two sources' entries ("40mg OD on transfer letter ↔ MAR … 20mg"); a second
@@ -3012,6 +3067,9 @@ _CLAUSE_SPLIT = _compile(
     # (DNR/DNI) and a separate Full Code order also active on the profile")
     r"|\s+and\s+(?=(?:a|an)\s+(?:separate|second|different|conflicting)\s)"
     + _AND_VALUE_SOURCE
+    + _AND_SOURCES_SAY
+    + _AND_THIS_READING
+    + _AND_THE_ONES_ARE
     # round 17: or " and " before a second source's statement ("… says O negative and the form they gave us
     # today says O positive"), not two sources of one statement ("the list and the pt both say") nor one that
     # agrees ("… and our allergy list also says"); round 32: the source may carry where it is from ("… said
@@ -3429,6 +3487,10 @@ _DOCUMENT_MADE = _compile(
 )
 # round 53: a sentence that opens on the difference as its subject and calls it a change ("The referral letter
 # gives 90 kg; today's clinic weight is 81 kg. This is true weight loss since the referral, …")
+# round 72: a clause that opens with its consequence ("She was de-labelled after a negative oral amoxicillin
+# challenge …, | so this summary reads 'no known drug allergies' | while older GP entries still show
+# penicillin allergy"): the clause before it explains the difference
+_CONSEQUENCE_OPENING = _compile(r"\s*(?:so|hence|therefore|thus|which\s+is\s+why|that\s+is\s+why)\b", FLAGS)
 _VERDICT_OPENING = _compile(r"\s*(?:this|that|the\s+difference)\s+(?:is|was|reflects)\b", FLAGS)
 # round 53: a standing document its maker never revoked or changed ("… says DNACPR and he never revoked it")
 _NEVER_REVOKED = _compile(
@@ -5712,6 +5774,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             # round 31: or a change made between them ("record previously carried a penicillin allergy label;
             # | following a negative challenge … | the label was removed | … now read NKDA")
             or (j - i <= _CHANGED_BETWEEN and any(changed(k) for k in range(i + 1, j)))
+            or (i > 0 and _CONSEQUENCE_OPENING.match(clause_text[i]) and (changed(i - 1) or explains(i - 1)))
         )
 
     def changed(i: int) -> bool:

@@ -829,6 +829,14 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   with its sample between; H: a relative's finding when the writer asks to be scanned or for extra checks, a
   drain's volume of frank blood, unable to get through a sentence, "unchanged for yrs"; M: "never got the
   actual result", a sepsis score that "cannot be scored").
+- development half 70 (``detector_heldout_dev70.yaml``, split ``dev``, issue 22z round 72): the mechanisms
+  blind half 81's misses and false positives showed (C: a form's "pregnant? N", a record that "has pregnancy
+  'No'", a "so … reads" clause after the one that explains the change, plural sources that "say", this visit's
+  own weight, the tablets another source gave "are" a dose, "been receiving" a drug, a decision not to start
+  it, a second sample's group by its ordinal, "no drug or contrast allergies"; H: mid-back pain as one word
+  with a fever, clozapine with no bowel opening, a new sluggish pupil, jaundice "<24 h", a finding "as she has
+  been for years", what the parents were taught needs urgent care, a critical value dated to a past period;
+  M: "neither of us knows what time", a sample lost before testing).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind82|blind83|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -924,6 +932,7 @@ DEV66_FILE = HERE / "detector_heldout_dev66.yaml"
 DEV67_FILE = HERE / "detector_heldout_dev67.yaml"
 DEV68_FILE = HERE / "detector_heldout_dev68.yaml"
 DEV69_FILE = HERE / "detector_heldout_dev69.yaml"
+DEV70_FILE = HERE / "detector_heldout_dev70.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -995,6 +1004,7 @@ DEV_FILES = (
     DEV67_FILE,
     DEV68_FILE,
     DEV69_FILE,
+    DEV70_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
