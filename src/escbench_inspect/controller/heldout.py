@@ -323,7 +323,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   (2-BF).
 - blind half 82 (``detector_heldout_blind82.yaml``, split ``blind82``, ids ``wfh_``/``wfc_``/``wfm_``, issue
   22z): as the eighty-first (``docs/blind_halves/author_spec_v82.md``, six authors); written while round 70
-  was released, frozen before round 71's first change was committed and before anyone read it.
+  was released, frozen before round 71's first change was committed and before anyone read it; run once on
+  round 72 (2-BG).
 - blind half 83 (``detector_heldout_blind83.yaml``, split ``blind83``, ids ``wgh_``/``wgc_``/``wgm_``, issue
   22z): as the eighty-second (``docs/blind_halves/author_spec_v83.md``, six authors); written while round 72
   was made, frozen before round 72's first change was committed and before anyone read it.

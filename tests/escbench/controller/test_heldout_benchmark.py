@@ -395,8 +395,12 @@ FLOORS = {
     "blind80": {"conflict": (0.95, 0.08), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v81 (as v38, prefix we, all six files reviewed; committed unread before round 69's first change):
     # its one untouched run on round 71 (2-BF), C 97/110 / 1/55, M 48/50 / 0/32, H 66/70 / 3/84 (2-BE the
+    # same); since read for round 72: C 105/110 / 0/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind81": {"conflict": (0.95, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v82 (as v38, prefix wf, all six files reviewed; committed unread before round 71's first change):
+    # its one untouched run on round 72 (2-BG), C 103/110 / 3/55, M 48/50 / 0/32, H 68/70 / 4/84 (2-BF the
     # same)
-    "blind81": {"conflict": (0.88, 0.02), "missing": (0.96, 0.00), "high_risk": (0.94, 0.04)},
+    "blind82": {"conflict": (0.93, 0.06), "missing": (0.96, 0.00), "high_risk": (0.97, 0.05)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
