@@ -328,6 +328,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 83 (``detector_heldout_blind83.yaml``, split ``blind83``, ids ``wgh_``/``wgc_``/``wgm_``, issue
   22z): as the eighty-second (``docs/blind_halves/author_spec_v83.md``, six authors); written while round 72
   was made, frozen before round 72's first change was committed and before anyone read it.
+- blind half 84 (``detector_heldout_blind84.yaml``, split ``blind84``, ids ``whh_``/``whc_``/``whm_``, issue
+  22z): as the eighty-third (``docs/blind_halves/author_spec_v84.md``, six authors); written while round 72
+  was made, frozen before round 73's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -839,7 +842,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   been for years", what the parents were taught needs urgent care, a critical value dated to a past period;
   M: "neither of us knows what time", a sample lost before testing).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind82|blind83|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind83|blind84|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1090,6 +1093,7 @@ BLIND80_FILE = HERE / "detector_heldout_blind80.yaml"
 BLIND81_FILE = HERE / "detector_heldout_blind81.yaml"
 BLIND82_FILE = HERE / "detector_heldout_blind82.yaml"
 BLIND83_FILE = HERE / "detector_heldout_blind83.yaml"
+BLIND84_FILE = HERE / "detector_heldout_blind84.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1177,6 +1181,7 @@ Half = Literal[
     "blind81",
     "blind82",
     "blind83",
+    "blind84",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1266,6 +1271,7 @@ SPLIT_PREFIX = {
     "blind81": "we",
     "blind82": "wf",
     "blind83": "wg",
+    "blind84": "wh",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

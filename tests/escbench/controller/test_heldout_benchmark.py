@@ -487,6 +487,7 @@ BLIND_SHA256 = {
     "blind81": "76c1f0382b479b685faacbacfdcf084b2487321b3bae66d8a2e610bfecc6c44a",
     "blind82": "043181d0ad9c311435717b53d7620daba1ec9e4f4c23667440b8f7642045941b",
     "blind83": "0d64d2d34d5352edb69431c40792a4480c3b474310bd2d60c25dcdce3e7c7a4d",
+    "blind84": "f7783a6491a82355fd996b3aaed73a47f447525f137dee27df7a2e09aa3e7b73",
 }
 
 
@@ -608,6 +609,7 @@ BLIND_SPLITS = {
     "blind81": ("we", "BLIND81_FILE"),
     "blind82": ("wf", "BLIND82_FILE"),
     "blind83": ("wg", "BLIND83_FILE"),
+    "blind84": ("wh", "BLIND84_FILE"),
 }
 
 
