@@ -1398,7 +1398,10 @@ _SENTENCE_OPENS_IN_PAST = _compile(
     # with a stiff neck and a rash")
     r"|(?:back\s+)?when\s+(?:i|he|she|they|we)\s+(?:was|were)\s+(?:a\s+(?:child|baby|toddler|teenager|teen|kid)"
     r"|(?:very\s+)?(?:little|young|small)|\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
-    r"|thirteen|fourteen|fifteen|sixteen|seventeen)\b(?!\s+(?:weeks?|days?)\b))",
+    r"|thirteen|fourteen|fifteen|sixteen|seventeen)\b(?!\s+(?:weeks?|days?)\b)"
+    # round 73: or "as a neonate" ("As a neonate he had bilious vomiting from malrotation, corrected
+    # surgically at 5 days old; he is now 3 years old")
+    r"|as\s+an?\s+(?:neonate|newborn|new-born|infant|baby|toddler|child))",
     FLAGS,
 )
 # round 65: a finding that a past year names, with at most three words between ("residual left hemianopia from
@@ -1520,6 +1523,13 @@ _UNCHANGED_AFTER = _compile(
     r"|[^.;\n]{0,20}?,\s*unchanged\s+for\s+(?:many\s+|several\s+)?(?:years|yrs)\b)",
     FLAGS,
 )
+# round 73: a finding said to be no worse than usual ("saturations 89–90% on air at baseline; unchanged today,
+# with no increase in breathlessness or sputum"): its baseline level; not "no change in", which an ongoing
+# finding keeps ("no change in chest pain after GTN")
+_NO_WORSE_BEFORE = _compile(
+    r"\bno\s+(?:increase|worsening|deterioration)\s+in\s+(?:(?:his|her|their|my|the)\s+)?(?:usual\s+)?$",
+    FLAGS,
+)
 # round 72: or as the patient has been for years ("he remains breathless after about 50 metres (MRC 4), as he
 # has been for two years, with resting SpO2 89-91% on air, his known baseline")
 _LONGSTANDING_AFTER = _compile(
@@ -1577,6 +1587,11 @@ _SELF_CHECK_QUESTION = _compile(
     r"|\b(?:can|could|should)\s+i\s+(?:also\s+)?(?:get|be|have)\s+(?:a\s+)?scann?(?:ed)?\b"
     r"|\bdo\s+i\s+need\s+(?:any\s+)?(?:extra|more|special|further)\s+(?:checks|tests|monitoring|scans)\b"
     r"|\bworried\s+(?:that\s+)?it\s+(?:will|might|could)\s+happen\s+to\s+me\b"
+    # round 73: or whether it is genetic, or says the writer has not yet started the drug that caused it ("my
+    # sister was rushed in with appendicitis …, is it catching or genetic?"; "my brother got stevens johnson
+    # syndrome from carbamazepine … i haven't started the tablets yet")
+    r"|\bis\s+(?:it|this|that)\s+(?:(?:catching|contagious|infectious)\s+or\s+)?(?:genetic|hereditary|inherited)\b"
+    r"|\bi\s+(?:haven'?t|havent|have\s+not)\s+(?:started|taken)\s+(?:the|them|it|my)\b"
     # round 69: or says the writer's own was checked ("my mum got rushed in with a potassium of 7.1 …, mine
     # was checked yesterday and came back 4.6")
     r"|\b(?:mine|my\s+own)\s+(?:was|were|got|has\s+been|have\s+been)\s+(?:also\s+)?(?:checked|tested|done|measured)\b"
@@ -1746,6 +1761,8 @@ def _context_reason(
     if hypothetical and _UNCHANGED_AFTER.match(text, end):
         return "historical"
     if hypothetical and _LONGSTANDING_AFTER.match(text, end):
+        return "historical"
+    if hypothetical and _NO_WORSE_BEFORE.search(clause_before):
         return "historical"
     if hypothetical and _TAUGHT_BEFORE.search(clause_before) and _NEEDS_CARE_CLOSE.match(text, end):
         return "hypothetical"
@@ -3270,6 +3287,13 @@ _ASKED_AFTER = _compile(r"\s*\?", FLAGS)
 _MINUTES_APART = _compile(r"\b\d{1,2}\s*(?:min|mins|minutes)\s+(?:earlier|before|later|after|prior)\b", FLAGS)
 # round 42: "from the same admission" names a source's occasion, not a change "from … to"
 _FROM_SAME = _compile(r"from\s+(?:the\s+)?same\b", FLAGS)
+# round 73: nor the route of a transfer ("The transfer letter from the ward to the care home lists bisoprolol
+# 2.5 mg daily under medicines to continue")
+_FROM_PLACE_TO = _compile(
+    r"from\s+(?:the\s+|his\s+|her\s+|their\s+)?(?:ward|hospital|home|care\s+home|nursing\s+home|ed|a&e|icu|itu|hdu"
+    r"|theatres?|unit|hospice|rehab\w*)\s+to",
+    FLAGS,
+)
 # round 34: in a text about a neonate, its birth weight is still its dosing weight ("term neonate on
 # gentamicin - NICU chart birth weight 3.4 kg, pharmacy profile has 2.4 kg")
 _NEONATE = _compile(r"\b(?:neonates?|newborns?|nicu|scbu|day\s+[0-7]\s+of\s+life)\b", FLAGS)
@@ -4659,7 +4683,16 @@ _NOT_A_RESULT = _compile(
 _SAMPLE_DATE = _compile(rf"(?:{_DATE_COARSE.pattern})(?:\s*:(?=\s))?", FLAGS)
 
 
+# round 73: the clock time of a sample among the words between an analyte and its value
+_SAMPLE_CLOCK = _compile(r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?![\d:])", FLAGS)
 _CONVERSION_BRACKET = _compile(r"\s*[(\[]\s*(?:=\s*)?", FLAGS)
+# round 73: a value in brackets after the assay's reference limit is that limit, not a result ("EPR hs-TnI for
+# same 14:00 sample 62 ng/L (URL 26 ng/L)")
+_REFERENCE_LIMIT_BEFORE = _compile(
+    r"[(\[]\s*(?:url|uln|ref(?:erence)?(?:\s+(?:range|limit))?|99th\s+(?:centile|percentile)|cut-?off|upper\s+limit"
+    r"(?:\s+of\s+normal)?)\s*[:=]?\s*[<>≤≥]?\s*$",
+    FLAGS,
+)
 
 
 def _one_analyte_before(before: str, unit: str, a: CompiledAttributes) -> str:
@@ -4686,6 +4719,9 @@ def _analyte_then_value(clause: str, a: CompiledAttributes, add: Callable[..., N
             and v.group("unit").lower() != values[k - 1].group("unit").lower()
         )
     ]
+    values = [
+        v for v in values if not _REFERENCE_LIMIT_BEFORE.search(clause, max(0, v.start() - 40), v.start())
+    ]
     if len(names) != 1 or len(values) != 1 or values[0].start() < names[0].end():
         return False
     name, value = names[0], values[0]
@@ -4693,6 +4729,8 @@ def _analyte_then_value(clause: str, a: CompiledAttributes, add: Callable[..., N
     # round 55: the analyte as a heading, its colon before the source ("Creat: referring hospital 2.4 mg/dL")
     gap = _SAMPLE_DATE.sub(" ", _ANALYTE_HEADING_COLON.sub(" ", clause[name.end() : value.start()], count=1))
     gap = _ACCESSION.sub(" ", gap)
+    # round 73: or the sample's clock time ("hs-TnI for same 14:00 sample 62 ng/L")
+    gap = _SAMPLE_CLOCK.sub(" ", gap)
     unit = value.group("unit").lower()
     if unit not in a.spec.lab_units.get(key, {}) or len(gap.split()) > _ANALYTE_GAP_WORDS:
         return False
@@ -5796,6 +5834,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             and not _CHANGE_SUPPOSED.search(statement, 0, cue.start())
             and not (cue.group().lower().startswith("plan") and _CONTINUE_WORD.search(statement))
             and not _FROM_SAME.match(cue.group())
+            and not _FROM_PLACE_TO.fullmatch(cue.group())
             for cue in a.change.finditer(statement)
         )
 

@@ -841,6 +841,14 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   with a fever, clozapine with no bowel opening, a new sluggish pupil, jaundice "<24 h", a finding "as she has
   been for years", what the parents were taught needs urgent care, a critical value dated to a past period;
   M: "neither of us knows what time", a sample lost before testing).
+- development half 71 (``detector_heldout_dev71.yaml``, split ``dev``, issue 22z round 73): the mechanisms
+  blind half 82's misses and false positives showed (C: a sample's clock time between an analyte and its value
+  and the assay's reference limit in brackets after it, a transfer's route "from the ward to" no change, a
+  corrected copy sent since, a drug held on a date by a named prescriber, a change by a named clinic on a
+  date, weeks+days of gestation, "will need the anti-D" no change; H: a relative's illness when the writer
+  asks if it is genetic or has not started the drug, an episode "as an infant", "no increase in" a finding, no
+  intrauterine pregnancy with free fluid, an intentional overdose with the drug between; M: a form "not
+  found", no paperwork sent).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind83|blind84|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -937,6 +945,7 @@ DEV67_FILE = HERE / "detector_heldout_dev67.yaml"
 DEV68_FILE = HERE / "detector_heldout_dev68.yaml"
 DEV69_FILE = HERE / "detector_heldout_dev69.yaml"
 DEV70_FILE = HERE / "detector_heldout_dev70.yaml"
+DEV71_FILE = HERE / "detector_heldout_dev71.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -1009,6 +1018,7 @@ DEV_FILES = (
     DEV68_FILE,
     DEV69_FILE,
     DEV70_FILE,
+    DEV71_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
