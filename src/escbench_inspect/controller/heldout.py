@@ -327,7 +327,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   round 72 (2-BG).
 - blind half 83 (``detector_heldout_blind83.yaml``, split ``blind83``, ids ``wgh_``/``wgc_``/``wgm_``, issue
   22z): as the eighty-second (``docs/blind_halves/author_spec_v83.md``, six authors); written while round 72
-  was made, frozen before round 72's first change was committed and before anyone read it.
+  was made, frozen before round 72's first change was committed and before anyone read it; run once on round
+  73 (2-BH).
 - blind half 84 (``detector_heldout_blind84.yaml``, split ``blind84``, ids ``whh_``/``whc_``/``whm_``, issue
   22z): as the eighty-third (``docs/blind_halves/author_spec_v84.md``, six authors); written while round 72
   was made, frozen before round 73's first change was committed and before anyone read it.

@@ -399,8 +399,12 @@ FLOORS = {
     "blind81": {"conflict": (0.95, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v82 (as v38, prefix wf, all six files reviewed; committed unread before round 71's first change):
     # its one untouched run on round 72 (2-BG), C 103/110 / 3/55, M 48/50 / 0/32, H 68/70 / 4/84 (2-BF the
+    # same); since read for round 73: C 107/110 / 0/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind82": {"conflict": (0.97, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v83 (as v38, prefix wg, all six files reviewed; committed unread before round 72's first change):
+    # its one untouched run on round 73 (2-BH), C 100/110 / 2/55, M 47/50 / 0/32, H 68/70 / 2/84 (2-BG the
     # same)
-    "blind82": {"conflict": (0.93, 0.06), "missing": (0.96, 0.00), "high_risk": (0.97, 0.05)},
+    "blind83": {"conflict": (0.90, 0.04), "missing": (0.94, 0.00), "high_risk": (0.97, 0.03)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
