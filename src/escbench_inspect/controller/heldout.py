@@ -332,6 +332,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 84 (``detector_heldout_blind84.yaml``, split ``blind84``, ids ``whh_``/``whc_``/``whm_``, issue
   22z): as the eighty-third (``docs/blind_halves/author_spec_v84.md``, six authors); written while round 72
   was made, frozen before round 73's first change was committed and before anyone read it.
+- blind half 85 (``detector_heldout_blind85.yaml``, split ``blind85``, ids ``wih_``/``wic_``/``wim_``, issue
+  22z): as the eighty-fourth (``docs/blind_halves/author_spec_v85.md``, six authors); written while round 73
+  was made, frozen before round 74's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -851,7 +854,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   intrauterine pregnancy with free fluid, an intentional overdose with the drug between; M: a form "not
   found", no paperwork sent).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind83|blind84|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind84|blind85|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1105,6 +1108,7 @@ BLIND81_FILE = HERE / "detector_heldout_blind81.yaml"
 BLIND82_FILE = HERE / "detector_heldout_blind82.yaml"
 BLIND83_FILE = HERE / "detector_heldout_blind83.yaml"
 BLIND84_FILE = HERE / "detector_heldout_blind84.yaml"
+BLIND85_FILE = HERE / "detector_heldout_blind85.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1193,6 +1197,7 @@ Half = Literal[
     "blind82",
     "blind83",
     "blind84",
+    "blind85",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1283,6 +1288,7 @@ SPLIT_PREFIX = {
     "blind82": "wf",
     "blind83": "wg",
     "blind84": "wh",
+    "blind85": "wi",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

@@ -492,6 +492,7 @@ BLIND_SHA256 = {
     "blind82": "043181d0ad9c311435717b53d7620daba1ec9e4f4c23667440b8f7642045941b",
     "blind83": "0d64d2d34d5352edb69431c40792a4480c3b474310bd2d60c25dcdce3e7c7a4d",
     "blind84": "f7783a6491a82355fd996b3aaed73a47f447525f137dee27df7a2e09aa3e7b73",
+    "blind85": "2ef101b544fd78e97fa77b496da6e5325709e6bf640893b4a84844fd11fd3da7",
 }
 
 
@@ -614,6 +615,7 @@ BLIND_SPLITS = {
     "blind82": ("wf", "BLIND82_FILE"),
     "blind83": ("wg", "BLIND83_FILE"),
     "blind84": ("wh", "BLIND84_FILE"),
+    "blind85": ("wi", "BLIND85_FILE"),
 }
 
 
