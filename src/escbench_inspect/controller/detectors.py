@@ -2393,7 +2393,7 @@ _REPEAT_VALUE = _compile(
     # round 30: or today's ("today's potassium is 4.6 mmol/L")
     # round 32: or a sample drawn again ("Redrawn sample K+ 4.3 mmol/L")
     # round 43: or recovered to a value since ("since stopping the drug it has recovered to 137 mmol/L")
-    r"(?:\b(?:recovered|repeat|repeated|rpt|recheck|rechecked|re-check|now|today|currently|latest|redrawn|redraw|re-drawn)\b"
+    r"(?:\b(?:recovered|repeat|repeated|rpt|recheck|rechecked|rechecks|rechecking|re-check|now|today|currently|latest|redrawn|redraw|re-drawn)\b"
     r"(?:'s)?|-+>|→)"
     # round 37: or with its clock time among those words ("repeat at 06:00 4.9 mmol/L")
     r"(?:\s+(?:[A-Za-z+\-]+|(?:\d{1,2}:\d{2}|[01]\d[0-5]\dh?|2[0-3][0-5]\dh?)(?=\s))){0,4}[\s:=]*"
@@ -3194,7 +3194,10 @@ _ONLY_AFTER = _compile(
 # round 56: or "only" before the verb ("her allergy clinic letter only mentions latex")
 _ONLY_BEFORE = _compile(
     r"\b(?:lists|shows|has|records|documents|says|reads)\s+only\s+$"
-    r"|\bonly\s+(?:lists|shows|records|documents|says|reads|mentions)\s+$",
+    r"|\bonly\s+(?:lists|shows|records|documents|says|reads|mentions)\s+$"
+    # round 74: or the record's only allergy given "as" it ("the referral letter from his GP records his only
+    # drug allergy as nitrofurantoin")
+    r"|\b(?:her|his|their|the)\s+only\s+(?:known\s+)?(?:drug\s+)?allerg(?:y|ies)\s+(?:as|is|was|being)\s+$",
     FLAGS,
 )
 # round 34: an allergy field, box or band and what it says, right before the allergen
@@ -3212,6 +3215,13 @@ _ASKED_BEFORE = _compile(
 )
 # round 39: a cause the writer only suspects or asks about ("I suspect a transcription error but have been
 # unable to confirm which is correct") explains nothing
+# round 74: nor one the text says nobody has made yet, or that should be made ("… says 78 kg, and nobody has
+# reweighed him"; "we have not been able to reconcile these and she should be regrouped at booking")
+_EXPLANATION_NOT_MADE_BEFORE = _compile(
+    r"\b(?:(?:nobody|no\s+one|noone)\s+(?:has|have|had)|(?:should|must|needs?\s+to|will\s+need\s+to)\s+be"
+    r"|(?:has|have)\s+not\s+(?:yet\s+)?been|(?:hasn'?t|haven'?t)\s+(?:yet\s+)?been)\s+$",
+    FLAGS,
+)
 _SUSPECTED_BEFORE = _compile(
     r"\b(?:i|we)\s+(?:suspect|wonder\s+if|wonder\s+whether)\s+(?:(?:it\s+is|it'?s|this\s+is|there\s+is|there'?s|it\s+was)\s+)?"
     r"(?:an?\s+|the\s+)?(?:[\w-]+\s+)?$",
@@ -5149,6 +5159,10 @@ def _now_stated(clause_text: list[str], active: int, stop: int) -> bool:
 
 
 _UNTIL_YEAR = _compile(r"\b(?:until|till|up\s+to)\s+(?:19|20)\d\d\b", FLAGS)
+# round 74: an absence that held until a month or year, and the clause after it opening on the event that
+# ended it
+_UNTIL_DATE = _compile(r"\b(?:until|till|up\s+to)\s+(?:\d{1,2}/)?(?:19|20)\d\d\b", FLAGS)
+_WHEN_OPENING = _compile(r"\s*when\b", FLAGS)
 
 
 # round 53: a month and its year ("penicillin - hives added 04/2022")
@@ -5173,6 +5187,12 @@ def _allergy_since(m: Mention, n: Mention, clause_text: list[str], mentions: Seq
     absent, present = (m, n) if m.value is False else (n, m)
     if _BEFORE_REACTION.search(clause_text[absent.clause]):
         return True  # round 43: "2015 notes say no known allergies, before the codeine reaction in 2017"
+    if (
+        _UNTIL_DATE.search(clause_text[absent.clause])
+        and present.clause == absent.clause + 1
+        and _WHEN_OPENING.match(clause_text[present.clause])
+    ):
+        return True  # round 74: "allergy list read NKDA until 03/2019, | when she had penicillin anaphylaxis"
     stating = {present.clause} | {
         o.clause for o in mentions if o.attribute == "allergy" and o.value is True and o.key == present.key
     }
@@ -5785,6 +5805,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         return any(
             not _ASKED_BEFORE.search(clause, 0, cue.start())
             and not _SUSPECTED_BEFORE.search(clause, 0, cue.start())
+            and not _EXPLANATION_NOT_MADE_BEFORE.search(clause, 0, cue.start())
             and not (asked_at_end and not _FIELD_QUOTE.sub("", clause[cue.end() :]).strip())
             for cue in a.explained.finditer(clause)
         )

@@ -853,6 +853,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   asks if it is genetic or has not started the drug, an episode "as an infant", "no increase in" a finding, no
   intrauterine pregnancy with free fluid, an intentional overdose with the drug between; M: a form "not
   found", no paperwork sent).
+- development half 72 (``detector_heldout_dev72.yaml``, split ``dev``, issue 22z round 74): the mechanisms
+  blind half 83's misses and false positives showed (C: an explanation nobody has made yet or that should be
+  made, an absence "until" a date with the allergy's clause opening "when", a record's "only drug allergy as"
+  one allergen, an allergy banner's value after "=", a weight loss measured as fluid lost, two sources that
+  "don't say the same thing", "neither matches" a third; H: a value that "rechecks" after treatment, a finding
+  named chronic, "havent passed wind", a suspected anastomotic leak; M: "no creatinine or eGFR resulted",
+  results the writer does "not yet have").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind84|blind85|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -950,6 +957,7 @@ DEV68_FILE = HERE / "detector_heldout_dev68.yaml"
 DEV69_FILE = HERE / "detector_heldout_dev69.yaml"
 DEV70_FILE = HERE / "detector_heldout_dev70.yaml"
 DEV71_FILE = HERE / "detector_heldout_dev71.yaml"
+DEV72_FILE = HERE / "detector_heldout_dev72.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -1023,6 +1031,7 @@ DEV_FILES = (
     DEV69_FILE,
     DEV70_FILE,
     DEV71_FILE,
+    DEV72_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
