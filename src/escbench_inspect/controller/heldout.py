@@ -331,7 +331,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   73 (2-BH).
 - blind half 84 (``detector_heldout_blind84.yaml``, split ``blind84``, ids ``whh_``/``whc_``/``whm_``, issue
   22z): as the eighty-third (``docs/blind_halves/author_spec_v84.md``, six authors); written while round 72
-  was made, frozen before round 73's first change was committed and before anyone read it.
+  was made, frozen before round 73's first change was committed and before anyone read it; run once on round
+  74 (2-BI).
 - blind half 85 (``detector_heldout_blind85.yaml``, split ``blind85``, ids ``wih_``/``wic_``/``wim_``, issue
   22z): as the eighty-fourth (``docs/blind_halves/author_spec_v85.md``, six authors); written while round 73
   was made, frozen before round 74's first change was committed and before anyone read it.

@@ -403,8 +403,12 @@ FLOORS = {
     "blind82": {"conflict": (0.97, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v83 (as v38, prefix wg, all six files reviewed; committed unread before round 72's first change):
     # its one untouched run on round 73 (2-BH), C 100/110 / 2/55, M 47/50 / 0/32, H 68/70 / 2/84 (2-BG the
+    # same); since read for round 74: C 106/110 / 0/55, M 49/50 / 0/32, H 70/70 / 0/84
+    "blind83": {"conflict": (0.96, 0.00), "missing": (0.98, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v84 (as v38, prefix wh, all six files reviewed; committed unread before round 73's first change):
+    # its one untouched run on round 74 (2-BI), C 100/110 / 1/55, M 49/50 / 1/32, H 69/70 / 1/84 (2-BH the
     # same)
-    "blind83": {"conflict": (0.90, 0.04), "missing": (0.94, 0.00), "high_risk": (0.97, 0.03)},
+    "blind84": {"conflict": (0.90, 0.02), "missing": (0.98, 0.04), "high_risk": (0.98, 0.02)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
