@@ -4693,8 +4693,6 @@ _NOT_A_RESULT = _compile(
 _SAMPLE_DATE = _compile(rf"(?:{_DATE_COARSE.pattern})(?:\s*:(?=\s))?", FLAGS)
 
 
-# round 73: the clock time of a sample among the words between an analyte and its value
-_SAMPLE_CLOCK = _compile(r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?![\d:])", FLAGS)
 _CONVERSION_BRACKET = _compile(r"\s*[(\[]\s*(?:=\s*)?", FLAGS)
 # round 73: a value in brackets after the assay's reference limit is that limit, not a result ("EPR hs-TnI for
 # same 14:00 sample 62 ng/L (URL 26 ng/L)")
@@ -4740,7 +4738,7 @@ def _analyte_then_value(clause: str, a: CompiledAttributes, add: Callable[..., N
     gap = _SAMPLE_DATE.sub(" ", _ANALYTE_HEADING_COLON.sub(" ", clause[name.end() : value.start()], count=1))
     gap = _ACCESSION.sub(" ", gap)
     # round 73: or the sample's clock time ("hs-TnI for same 14:00 sample 62 ng/L")
-    gap = _SAMPLE_CLOCK.sub(" ", gap)
+    gap = _CLOCK.sub(" ", gap)
     unit = value.group("unit").lower()
     if unit not in a.spec.lab_units.get(key, {}) or len(gap.split()) > _ANALYTE_GAP_WORDS:
         return False
@@ -5158,10 +5156,10 @@ def _now_stated(clause_text: list[str], active: int, stop: int) -> bool:
     return any(_NOW_STATED.search(clause_text[k]) for k in (*between, stop))
 
 
-_UNTIL_YEAR = _compile(r"\b(?:until|till|up\s+to)\s+(?:19|20)\d\d\b", FLAGS)
-# round 74: an absence that held until a month or year, and the clause after it opening on the event that
-# ended it
-_UNTIL_DATE = _compile(r"\b(?:until|till|up\s+to)\s+(?:\d{1,2}/)?(?:19|20)\d\d\b", FLAGS)
+# round 31: the year an absence held until ("no known allergies … until 2019"); round 74: or its month and
+# year ("NKDA until 03/2019")
+_UNTIL_YEAR = _compile(r"\b(?:until|till|up\s+to)\s+(?:\d{1,2}/)?(?:19|20)\d\d\b", FLAGS)
+# round 74: the clause after an absence that held until then, opening on the event that ended it
 _WHEN_OPENING = _compile(r"\s*when\b", FLAGS)
 
 
@@ -5188,7 +5186,7 @@ def _allergy_since(m: Mention, n: Mention, clause_text: list[str], mentions: Seq
     if _BEFORE_REACTION.search(clause_text[absent.clause]):
         return True  # round 43: "2015 notes say no known allergies, before the codeine reaction in 2017"
     if (
-        _UNTIL_DATE.search(clause_text[absent.clause])
+        _UNTIL_YEAR.search(clause_text[absent.clause])
         and present.clause == absent.clause + 1
         and _WHEN_OPENING.match(clause_text[present.clause])
     ):

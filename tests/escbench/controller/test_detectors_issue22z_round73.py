@@ -39,7 +39,7 @@ fires = dev_fires(DEV)
 
 # (the item, the module name behind its mechanism, what replaces it)
 MODULE_MECHANISMS = [
-    ("dc73_trop_clock_url", "_SAMPLE_CLOCK", NEVER),
+    ("dc73_trop_clock_url", "_CLOCK", NEVER),
     ("dc73_trop_clock_url", "_REFERENCE_LIMIT_BEFORE", NEVER),
     ("dc73_transfer_route", "_FROM_PLACE_TO", NEVER),
     ("dh73_is_it_genetic", "_SELF_CHECK_QUESTION", SELF_CHECK_WITHOUT_GENETIC),

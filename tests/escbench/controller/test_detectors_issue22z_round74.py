@@ -34,7 +34,7 @@ fires = dev_fires(DEV)
 # (the item, the module name behind its mechanism, what replaces it)
 MODULE_MECHANISMS = [
     ("dc74_nobody_rechecked", "_EXPLANATION_NOT_MADE_BEFORE", NEVER),
-    ("dc74_until_when", "_UNTIL_DATE", NEVER),
+    ("dc74_until_when", "_UNTIL_YEAR", NEVER),
     ("dc74_until_when", "_WHEN_OPENING", NEVER),
     ("dc74_only_allergy_as", "_ONLY_BEFORE", ONLY_BEFORE_WITHOUT_AS),
     ("dh74_rechecks", "_REPEAT_VALUE", REPEAT_VALUE_WITHOUT_RECHECKS),
