@@ -336,6 +336,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 85 (``detector_heldout_blind85.yaml``, split ``blind85``, ids ``wih_``/``wic_``/``wim_``, issue
   22z): as the eighty-fourth (``docs/blind_halves/author_spec_v85.md``, six authors); written while round 73
   was made, frozen before round 74's first change was committed and before anyone read it.
+- blind half 86 (``detector_heldout_blind86.yaml``, split ``blind86``, ids ``wjh_``/``wjc_``/``wjm_``, issue
+  22z): as the eighty-fifth (``docs/blind_halves/author_spec_v86.md``, six authors); written after release
+  2-BI, frozen before round 75's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -862,7 +865,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   named chronic, "havent passed wind", a suspected anastomotic leak; M: "no creatinine or eGFR resulted",
   results the writer does "not yet have").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind84|blind85|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind85|blind86|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1119,6 +1122,7 @@ BLIND82_FILE = HERE / "detector_heldout_blind82.yaml"
 BLIND83_FILE = HERE / "detector_heldout_blind83.yaml"
 BLIND84_FILE = HERE / "detector_heldout_blind84.yaml"
 BLIND85_FILE = HERE / "detector_heldout_blind85.yaml"
+BLIND86_FILE = HERE / "detector_heldout_blind86.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1208,6 +1212,7 @@ Half = Literal[
     "blind83",
     "blind84",
     "blind85",
+    "blind86",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1299,6 +1304,7 @@ SPLIT_PREFIX = {
     "blind83": "wg",
     "blind84": "wh",
     "blind85": "wi",
+    "blind86": "wj",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

@@ -497,6 +497,7 @@ BLIND_SHA256 = {
     "blind83": "0d64d2d34d5352edb69431c40792a4480c3b474310bd2d60c25dcdce3e7c7a4d",
     "blind84": "f7783a6491a82355fd996b3aaed73a47f447525f137dee27df7a2e09aa3e7b73",
     "blind85": "2ef101b544fd78e97fa77b496da6e5325709e6bf640893b4a84844fd11fd3da7",
+    "blind86": "8d692ce627bcfd60ceff1670cecfcfecd282031c81d73a2ad746b5463284d707",
 }
 
 
@@ -620,6 +621,7 @@ BLIND_SPLITS = {
     "blind83": ("wg", "BLIND83_FILE"),
     "blind84": ("wh", "BLIND84_FILE"),
     "blind85": ("wi", "BLIND85_FILE"),
+    "blind86": ("wj", "BLIND86_FILE"),
 }
 
 
