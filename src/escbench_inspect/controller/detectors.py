@@ -2495,6 +2495,10 @@ def _limits(rule: Threshold, value: float, text: str, end: int) -> tuple[float |
 # 61: a contradiction's too ("Husband insists she has no allergies, the discharge letter says otherwise": the
 # "no" is the husband's, not the letter's)
 _SEGMENTED_NEGATION = frozenset({"missing", "conflict"})
+# round 75: an absence phrase that opens on its negator reads only up to a spaced dash, which closes what the
+# negator says ("enoxaparin 40 mg SC once daily, not twice - checked on MAR": a frequency corrected, nothing
+# left unchecked)
+_NEGATOR_THEN_DASH = _compile(r"(?:not|no|never|without)\b[^-–—]*?\s[-–—]\s", FLAGS)
 
 
 def _concept_hits(
@@ -2508,6 +2512,8 @@ def _concept_hits(
         yield from _value_hits(compiled, text, lexicon, folded)
         return
     for match in concept_matches(compiled, text, folded):
+        if compiled.detector == "missing" and _NEGATOR_THEN_DASH.match(match.group()):
+            continue
         if assertion == "context" and compiled.concept.negatable and compiled.detector == "high_risk":
             yield match.start(), match.end(), PENDING
             continue
@@ -2797,8 +2803,9 @@ _REPORTING_VERBS = (
 _YEAR_AFTER = _compile(
     # round 14: or after the injection's noun and "was" ("my last tetanus jab was 2015")
     r"(?:\s+(?:jab|shot|booster|vaccine|vaccination|injection|immuni[sz]ation))?"
-    # round 40: or recorded "as" a year ("records his last surveillance colonoscopy as 2019")
-    r"\s*(?:[:\-–]|\b(?:was|were|in|as)\b)?\s*(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)",
+    # round 40: or recorded "as" a year ("records his last surveillance colonoscopy as 2019"); round 75: or
+    # "given" in it ("national immunisation register shows last Td/IPV given 2009")
+    r"\s*(?:[:\-–]|\b(?:was|were|in|as)\b|\bgiven(?:\s+in)?\b)?\s*(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)",
     FLAGS,
 )
 _ENTRY_WORDS = 5  # a list entry: a source and its value, a few words
@@ -3184,6 +3191,9 @@ _BEFORE_REACTION = _compile(
 _FIELD_NO = _compile(r"\s*(?:[:=?]|\s[-–—])\s*(?:no|n|nil|none|neg(?:ative)?)\b", FLAGS)
 # issue 22y: an allergy record that names its only allergen ("GP summary: allergy = erythromycin only")
 _NOT_RIGHT_BEFORE = _compile(r"\bnot\s+$", FLAGS)
+# round 75: the allergens listed after the first one ("shes allergic to peanuts and penicillin"), each an
+# allergy
+_LISTED_WITH = _compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|\+\s*)(?:to\s+)?", FLAGS)
 _NO_BEFORE = _compile(r"\bno\s+(?:known\s+)?$", FLAGS)
 # round 14: "lists penicillin allergy only"; round 33: "lists iodine as her only allergy"
 _ONLY_AFTER = _compile(
@@ -3353,8 +3363,12 @@ _GESTATION = _compile(
     r"(?:(?P<w>\d{1,2})(?:\+(?P<d>[0-6]))?\s*/\s*40\b"
     r"|(?P<w2>\d{1,2})(?:\+(?P<d2>[0-6]))?\s*(?:weeks?|wks?)(?:\s+(?:and\s+)?(?P<dd>[0-6])\s+days?)?"
     r"\s+(?:pregnant|gestation|of\s+gestation|of\s+pregnancy)\b)"
-    # round 24: or a pregnancy of so many weeks ("record a pregnancy of 16 weeks by dating scan")
-    r"|\b(?:(?:gestation(?:al\s+age)?|ga)\s*(?:of|:|=|is|was)?|pregnancy\s+of)\s*(?P<w3>\d{1,2})(?:\+(?P<d3>[0-6]))?"
+    # round 24: or a pregnancy of so many weeks ("record a pregnancy of 16 weeks by dating scan"); round 75:
+    # or the weeks an obstetric record gives ("the ER paperwork says my wife is not pregnant, her OB chart
+    # says 9 weeks")
+    r"|\b(?:(?:gestation(?:al\s+age)?|ga)\s*(?:of|:|=|is|was)?|pregnancy\s+of"
+    r"|(?:ob|obstetric|antenatal|maternity)\s+(?:chart|notes?|records?|file)\s+(?:says|shows|states|records|gives))"
+    r"\s*(?P<w3>\d{1,2})(?:\+(?P<d3>[0-6]))?"
     r"(?=\s*(?:weeks?|wks?|/\s*40)\b)",
     FLAGS,
 )
@@ -3412,6 +3426,8 @@ _MILD_REACTION = _compile(
     # round 16: or itch alone ("reaction as itch only": opioid histamine release, not an allergy)
     r"\bmild\s+(?:\w+\s+)?(?:rash|itch\w*|hives|urticaria|reaction)\b|\bnausea\b|\b(?:gi|stomach|tummy)\s+upset\b"
     r"|\bitch(?:ing|y)?\s+only\b|\bpruritus\b"
+    # round 75: or "just" itching ("pt says reaction to morphine was just itching")
+    r"|\b(?:just|only|merely)\s+(?:an?\s+|some\s+)?itch(?:ing|y|iness)?\b"
     # round 62: or a drug that "only makes her itchy" (the patient's grading of it)
     r"|\b(?:just\s+|only\s+)?makes?\s+(?:him|her|me|them)\s+(?:a\s+bit\s+|slightly\s+)?itch(?:y|ing)?\b"
     # round 37: or itch as a list entry's reaction ("inpatient allergy list morphine - itch")
@@ -4559,6 +4575,13 @@ def _mentions(
             None,
         )
         add("allergy", _allergen_key(after, a) if after else "*", True, m.start(), (after or m).end())
+        listed = after
+        for n in named:
+            if listed is not None and n.start() >= listed.end():
+                if not _LISTED_WITH.fullmatch(clause, listed.end(), n.start()):
+                    break
+                add("allergy", _allergen_key(n, a), True, n.start(), n.end())
+                listed = n
         if after and _ONLY_AFTER.match(clause, after.end()):
             add("allergy", "*", ("only", _allergen_key(after, a)), m.start(), after.end())
     for n in named:
@@ -5770,7 +5793,9 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         if attribute == "side":
             clause = _LIMB_BRACKET.sub(" ", _REASON_IN_BRACKETS.sub(" ", clause))
         if attribute == "allergy_severity":
-            clause = _REACTION_YEAR.sub(" ", clause)
+            # round 75: nor is an "old" record of it, which grades the same past reaction ("pt says reaction
+            # to morphine was just itching; old ED notes record morphine - anaphylaxis, adrenaline given")
+            clause = _OLD_RECORD.sub(" ", _REACTION_YEAR.sub(" ", clause))
         return a.history.search(clause) is not None
 
     def in_force_history(i: int) -> bool:

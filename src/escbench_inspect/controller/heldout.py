@@ -864,6 +864,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "don't say the same thing", "neither matches" a third; H: a value that "rechecks" after treatment, a finding
   named chronic, "havent passed wind", a suspected anastomotic leak; M: "no creatinine or eGFR resulted",
   results the writer does "not yet have").
+- development half 73 (``detector_heldout_dev73.yaml``, split ``dev``, issue 22z round 75): the mechanisms
+  blind half 84's misses and false positives showed (C: a vaccine "given" in a year, a reaction that was "only
+  itching", an "old" record grading the same reaction, the allergens listed after the first, the weeks an
+  obstetric record gives, every allergy denied at once, "full everything", "different to what", a level drawn
+  before a dose, a source called "the old one", a misreading; H: a "rock hard" abdomen, a seizure frequency
+  unchanged, cerebral palsy's type in brackets after "CP"; M: "still no weight", a negator's statement closed
+  by a dash).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind85|blind86|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -962,6 +969,7 @@ DEV69_FILE = HERE / "detector_heldout_dev69.yaml"
 DEV70_FILE = HERE / "detector_heldout_dev70.yaml"
 DEV71_FILE = HERE / "detector_heldout_dev71.yaml"
 DEV72_FILE = HERE / "detector_heldout_dev72.yaml"
+DEV73_FILE = HERE / "detector_heldout_dev73.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -1036,6 +1044,7 @@ DEV_FILES = (
     DEV70_FILE,
     DEV71_FILE,
     DEV72_FILE,
+    DEV73_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
