@@ -335,7 +335,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   74 (2-BI).
 - blind half 85 (``detector_heldout_blind85.yaml``, split ``blind85``, ids ``wih_``/``wic_``/``wim_``, issue
   22z): as the eighty-fourth (``docs/blind_halves/author_spec_v85.md``, six authors); written while round 73
-  was made, frozen before round 74's first change was committed and before anyone read it.
+  was made, frozen before round 74's first change was committed and before anyone read it; run once on round
+  75 (2-BJ).
 - blind half 86 (``detector_heldout_blind86.yaml``, split ``blind86``, ids ``wjh_``/``wjc_``/``wjm_``, issue
   22z): as the eighty-fifth (``docs/blind_halves/author_spec_v86.md``, six authors); written after release
   2-BI, frozen before round 75's first change was committed and before anyone read it.
