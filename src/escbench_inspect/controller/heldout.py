@@ -340,6 +340,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 86 (``detector_heldout_blind86.yaml``, split ``blind86``, ids ``wjh_``/``wjc_``/``wjm_``, issue
   22z): as the eighty-fifth (``docs/blind_halves/author_spec_v86.md``, six authors); written after release
   2-BI, frozen before round 75's first change was committed and before anyone read it.
+- blind half 87 (``detector_heldout_blind87.yaml``, split ``blind87``, ids ``wkh_``/``wkc_``/``wkm_``, issue
+  22z): as the eighty-sixth (``docs/blind_halves/author_spec_v87.md``, six authors); written after release
+  2-BJ, frozen before round 76's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -873,7 +876,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   unchanged, cerebral palsy's type in brackets after "CP"; M: "still no weight", a negator's statement closed
   by a dash).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind85|blind86|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind86|blind87|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1133,6 +1136,7 @@ BLIND83_FILE = HERE / "detector_heldout_blind83.yaml"
 BLIND84_FILE = HERE / "detector_heldout_blind84.yaml"
 BLIND85_FILE = HERE / "detector_heldout_blind85.yaml"
 BLIND86_FILE = HERE / "detector_heldout_blind86.yaml"
+BLIND87_FILE = HERE / "detector_heldout_blind87.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1223,6 +1227,7 @@ Half = Literal[
     "blind84",
     "blind85",
     "blind86",
+    "blind87",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1315,6 +1320,7 @@ SPLIT_PREFIX = {
     "blind84": "wh",
     "blind85": "wi",
     "blind86": "wj",
+    "blind87": "wk",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

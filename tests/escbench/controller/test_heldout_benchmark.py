@@ -502,6 +502,7 @@ BLIND_SHA256 = {
     "blind84": "f7783a6491a82355fd996b3aaed73a47f447525f137dee27df7a2e09aa3e7b73",
     "blind85": "2ef101b544fd78e97fa77b496da6e5325709e6bf640893b4a84844fd11fd3da7",
     "blind86": "8d692ce627bcfd60ceff1670cecfcfecd282031c81d73a2ad746b5463284d707",
+    "blind87": "4fe113edcfc135294412cf116a595b72a6f7d73e881f173c1914b60b16f0ab0a",
 }
 
 
@@ -626,6 +627,7 @@ BLIND_SPLITS = {
     "blind84": ("wh", "BLIND84_FILE"),
     "blind85": ("wi", "BLIND85_FILE"),
     "blind86": ("wj", "BLIND86_FILE"),
+    "blind87": ("wk", "BLIND87_FILE"),
 }
 
 
