@@ -1578,6 +1578,10 @@ _SELF_CHECK_QUESTION = _compile(
     r"|\bis\s+there\s+(?:a|any)\s+(?:scan|test|check|screening|blood\s+test)\s+(?:that\s+)?i\s+(?:should|need\s+to|ought\s+to)\b"
     # round 45: or asks for it ("so i'd like my cholesterol checked")
     r"|\bi'?d\s+like\s+(?:to\s+(?:get|have)\s+)?(?:my|me|myself)\b[^.?!\n]{0,30}?\s+(?:checked|tested|screened)\b"
+    # round 76: or wants it ("my dad died of a heart attack at 52, … so im worried and want my cholesterol
+    # checked")
+    r"|\b(?:want|wanted)\s+(?:to\s+(?:get|have)\s+)?(?:my|me|myself)\b[^.?!\n]{0,30}?\s+"
+    r"(?:checked|tested|screened)\b"
     # round 40: or worried about the writer's own ("my mum … lost the sight in one eye from glaucoma and im
     # worried about mine")
     r"|\bworried\s+about\s+(?:mine|my\s+own)\b"
@@ -2822,6 +2826,8 @@ _HAD_ONE_IN_YEAR = _compile(
 _SAYS_YEAR = _compile(
     rf"\b(?:{_REPORTING_VERBS})\s+(?:it\s+was\s+)?(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)", FLAGS
 )
+# round 76: "dated" and a year alone, read as the date of an operation note's operation (``_mentions``)
+_DATED_YEAR = _compile(r"\bdated\s+(?:in\s+)?(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)", FLAGS)
 # round 40: or where it is written ("in the oncology diary we keep it's written 10th May"), not written up
 # round 51: or one that counts days from a date ("the physio sheet is counting from 12/03"): the event's date
 # as that source has it
@@ -2990,7 +2996,9 @@ _FREQUENCIES: tuple[tuple[str, str], ...] = (
     (r"every\s+(?P<h>\d+)\s+hours?|q(?P<h2>\d+)h\b", "q{h}h"),
     (
         r"once\s+(?:daily|a\s+day)|daily|every\s+(?:day|morning|night|evening)|each\s+(?:day|morning)"
-        r"|at\s+night|nightly|in\s+the\s+(?:morning|evening)",
+        r"|at\s+night|nightly|in\s+the\s+(?:morning|evening)"
+        # round 76: or "OD", the UK chart's once daily ("Furosemide: 40mg BD (pt) / 40mg OD (clinic list)")
+        r"|\bod\b",
         "daily",
     ),
 )
@@ -4397,6 +4405,10 @@ def _mentions(
             named_lab = _analyte_then_value(clause, a, add)
         if not named_lab and a.lab_unit_value is not None:  # "blood gas on the same draw reads 4.1 mmol/L"
             for m in a.lab_unit_value.finditer(clause):
+                # round 76: not the assay's reference limit in brackets ("lab system documents 12 ng/L for
+                # that draw (99th centile 34 ng/L)"), as round 73 reads it after a named analyte
+                if _REFERENCE_LIMIT_BEFORE.search(clause, max(0, m.start() - 40), m.start()):
+                    continue
                 # only a value a source reports ("reads 4.1 mmol/L") or one of the same sample as the
                 # neighbouring reading (issue 22z: "lab FBC same draw 79 g/L"), not one of an analyte the
                 # list does not know ("urea 6.2 mmol/L")
@@ -4546,7 +4558,12 @@ def _mentions(
             or _PROCEDURE_RECORD.search(clause, 0, date.start())
         ):
             add("date", IMPLIED, _date_value(date), *date.span())
-        elif not date and (year := _SAYS_YEAR.search(clause)):  # round 16: "my vaccine card says 2022"
+        elif not date and (
+            (year := _SAYS_YEAR.search(clause))  # round 16: "my vaccine card says 2022"
+            # round 76: or an operation note dated a year, the operation's ("the operation note from the
+            # outside hospital is dated 2009"), as round 24 reads its full date
+            or ((year := _DATED_YEAR.search(clause)) and _PROCEDURE_RECORD.search(clause, 0, year.start()))
+        ):
             add("date", IMPLIED, _year_reading(year), *year.span("year"))
     absent = [m.span() for m in a.allergy_absent.finditer(clause)]
     if (
@@ -5008,6 +5025,9 @@ _SAME_OCCASION = _compile(
     r"|blood(?:\s+test)?|bloods|test|panel)\b"
     # round 62: or the record of that past event ("Op note from that admission: right TKR")
     r"|\bfrom\s+that\s+(?:admission|operation|procedure|episode|stay)\b"
+    # round 76: or the sample the other source named ("TSH was 0.4 mU/L on 12 March; the result held by our
+    # laboratory for that sample is 4.0 mU/L")
+    r"|\b(?:for|from|on)\s+that\s+(?:sample|specimen|draw|tube)\b"
     # round 34: or the date the other source gave ("the laboratory result we hold for that date is 84
     # mmol/mol")
     r"|\b(?:for|on|from)\s+that\s+(?:date|day)\b"

@@ -875,6 +875,14 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   before a dose, a source called "the old one", a misreading; H: a "rock hard" abdomen, a seizure frequency
   unchanged, cerebral palsy's type in brackets after "CP"; M: "still no weight", a negator's statement closed
   by a dash).
+- development half 74 (``detector_heldout_dev74.yaml``, split ``dev``, issue 22z round 76): the mechanisms
+  blind half 85's misses and false positives showed (C: "OD" as once daily, a value "for that sample", an
+  assay's reference limit in brackets after a value, an operation note "dated" a year, the prescriber as a
+  source, a PICC's arm vein, "everything incl intubation", a dose changed by a named team on a date,
+  "different from the one recorded", a diagnosis "to confirm"; H: a relative's finding with the writer wanting
+  their own checked, "mixing her words up", above a phototherapy threshold without "the", a temperature-shaped
+  reading without its unit on chemotherapy, a screen's clock time before its results; M: "not sure if that's a
+  high dose", a dose "isn't known", a letter sent that the other end "hasn't got").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind86|blind87|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -974,6 +982,7 @@ DEV70_FILE = HERE / "detector_heldout_dev70.yaml"
 DEV71_FILE = HERE / "detector_heldout_dev71.yaml"
 DEV72_FILE = HERE / "detector_heldout_dev72.yaml"
 DEV73_FILE = HERE / "detector_heldout_dev73.yaml"
+DEV74_FILE = HERE / "detector_heldout_dev74.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -1049,6 +1058,7 @@ DEV_FILES = (
     DEV71_FILE,
     DEV72_FILE,
     DEV73_FILE,
+    DEV74_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
