@@ -339,7 +339,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   75 (2-BJ).
 - blind half 86 (``detector_heldout_blind86.yaml``, split ``blind86``, ids ``wjh_``/``wjc_``/``wjm_``, issue
   22z): as the eighty-fifth (``docs/blind_halves/author_spec_v86.md``, six authors); written after release
-  2-BI, frozen before round 75's first change was committed and before anyone read it.
+  2-BI, frozen before round 75's first change was committed and before anyone read it; run once on round 76
+  (2-BK).
 - blind half 87 (``detector_heldout_blind87.yaml``, split ``blind87``, ids ``wkh_``/``wkc_``/``wkm_``, issue
   22z): as the eighty-sixth (``docs/blind_halves/author_spec_v87.md``, six authors); written after release
   2-BJ, frozen before round 76's first change was committed and before anyone read it.

@@ -411,8 +411,12 @@ FLOORS = {
     "blind84": {"conflict": (0.98, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v85 (as v38, prefix wi, all six files reviewed; committed unread before round 74's first change):
     # its one untouched run on round 75 (2-BJ), C 96/110 / 2/55, M 48/50 / 1/32, H 67/70 / 2/84 (2-BI the
+    # same); since read for round 76: C 104/110 / 0/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind85": {"conflict": (0.94, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v86 (as v38, prefix wj, all six files reviewed; committed unread before round 75's first change):
+    # its one untouched run on round 76 (2-BK), C 102/110 / 4/55, M 48/50 / 0/32, H 69/70 / 1/84 (2-BJ the
     # same)
-    "blind85": {"conflict": (0.87, 0.04), "missing": (0.96, 0.04), "high_risk": (0.95, 0.03)},
+    "blind86": {"conflict": (0.92, 0.08), "missing": (0.96, 0.00), "high_risk": (0.98, 0.02)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
