@@ -4407,7 +4407,7 @@ def _mentions(
             for m in a.lab_unit_value.finditer(clause):
                 # round 76: not the assay's reference limit in brackets ("lab system documents 12 ng/L for
                 # that draw (99th centile 34 ng/L)"), as round 73 reads it after a named analyte
-                if _REFERENCE_LIMIT_BEFORE.search(clause, max(0, m.start() - 40), m.start()):
+                if _reference_limit(clause, m):
                     continue
                 # only a value a source reports ("reads 4.1 mmol/L") or one of the same sample as the
                 # neighbouring reading (issue 22z: "lab FBC same draw 79 g/L"), not one of an analyte the
@@ -4593,12 +4593,13 @@ def _mentions(
         )
         add("allergy", _allergen_key(after, a) if after else "*", True, m.start(), (after or m).end())
         listed = after
-        for n in named:
-            if listed is not None and n.start() >= listed.end():
-                if not _LISTED_WITH.fullmatch(clause, listed.end(), n.start()):
-                    break
-                add("allergy", _allergen_key(n, a), True, n.start(), n.end())
-                listed = n
+        for n in named if after else ():
+            if n.start() < listed.end():
+                continue
+            if not _LISTED_WITH.fullmatch(clause, listed.end(), n.start()):
+                break
+            add("allergy", _allergen_key(n, a), True, n.start(), n.end())
+            listed = n
         if after and _ONLY_AFTER.match(clause, after.end()):
             add("allergy", "*", ("only", _allergen_key(after, a)), m.start(), after.end())
     for n in named:
@@ -4741,6 +4742,15 @@ _REFERENCE_LIMIT_BEFORE = _compile(
     r"(?:\s+of\s+normal)?)\s*[:=]?\s*[<>≤≥]?\s*$",
     FLAGS,
 )
+_REFERENCE_LIMIT_REACH = 40  # characters before a value in which its reference-limit bracket is read
+
+
+def _reference_limit(clause: str, value: regex.Match) -> bool:
+    """The value is an assay's reference limit in brackets, not a result (rounds 73 and 76)."""
+    return (
+        _REFERENCE_LIMIT_BEFORE.search(clause, max(0, value.start() - _REFERENCE_LIMIT_REACH), value.start())
+        is not None
+    )
 
 
 def _one_analyte_before(before: str, unit: str, a: CompiledAttributes) -> str:
@@ -4767,9 +4777,7 @@ def _analyte_then_value(clause: str, a: CompiledAttributes, add: Callable[..., N
             and v.group("unit").lower() != values[k - 1].group("unit").lower()
         )
     ]
-    values = [
-        v for v in values if not _REFERENCE_LIMIT_BEFORE.search(clause, max(0, v.start() - 40), v.start())
-    ]
+    values = [v for v in values if not _reference_limit(clause, v)]
     if len(names) != 1 or len(values) != 1 or values[0].start() < names[0].end():
         return False
     name, value = names[0], values[0]
