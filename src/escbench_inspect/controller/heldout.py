@@ -344,6 +344,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 87 (``detector_heldout_blind87.yaml``, split ``blind87``, ids ``wkh_``/``wkc_``/``wkm_``, issue
   22z): as the eighty-sixth (``docs/blind_halves/author_spec_v87.md``, six authors); written after release
   2-BJ, frozen before round 76's first change was committed and before anyone read it.
+- blind half 88 (``detector_heldout_blind88.yaml``, split ``blind88``, ids ``wlh_``/``wlc_``/``wlm_``, issue
+  22z): as the eighty-seventh (``docs/blind_halves/author_spec_v88.md``, six authors); written after release
+  2-BK, frozen before round 77's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -885,7 +888,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   reading without its unit on chemotherapy, a screen's clock time before its results; M: "not sure if that's a
   high dose", a dose "isn't known", a letter sent that the other end "hasn't got").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind86|blind87|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind87|blind88|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1148,6 +1151,7 @@ BLIND84_FILE = HERE / "detector_heldout_blind84.yaml"
 BLIND85_FILE = HERE / "detector_heldout_blind85.yaml"
 BLIND86_FILE = HERE / "detector_heldout_blind86.yaml"
 BLIND87_FILE = HERE / "detector_heldout_blind87.yaml"
+BLIND88_FILE = HERE / "detector_heldout_blind88.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1239,6 +1243,7 @@ Half = Literal[
     "blind85",
     "blind86",
     "blind87",
+    "blind88",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1332,6 +1337,7 @@ SPLIT_PREFIX = {
     "blind85": "wi",
     "blind86": "wj",
     "blind87": "wk",
+    "blind88": "wl",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

@@ -507,6 +507,7 @@ BLIND_SHA256 = {
     "blind85": "2ef101b544fd78e97fa77b496da6e5325709e6bf640893b4a84844fd11fd3da7",
     "blind86": "8d692ce627bcfd60ceff1670cecfcfecd282031c81d73a2ad746b5463284d707",
     "blind87": "4fe113edcfc135294412cf116a595b72a6f7d73e881f173c1914b60b16f0ab0a",
+    "blind88": "56ce5323fb923964b0aff696b4716b2462f91cf9a5a17126f0affc8076ebce48",
 }
 
 
@@ -632,6 +633,7 @@ BLIND_SPLITS = {
     "blind85": ("wi", "BLIND85_FILE"),
     "blind86": ("wj", "BLIND86_FILE"),
     "blind87": ("wk", "BLIND87_FILE"),
+    "blind88": ("wl", "BLIND88_FILE"),
 }
 
 
