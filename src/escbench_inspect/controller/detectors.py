@@ -2828,6 +2828,9 @@ _SAYS_YEAR = _compile(
 )
 # round 76: "dated" and a year alone, read as the date of an operation note's operation (``_mentions``)
 _DATED_YEAR = _compile(r"\bdated\s+(?:in\s+)?(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)", FLAGS)
+# round 77: the source named right after a relative date that opens its clause ("…, 7 wks ago per the GP
+# referral"): that source's date of the neighbouring clause's event (``_mentions``)
+_RELATIVE_DATE_SOURCE = _compile(r"\s+(?:per|according\s+to|by)\b", FLAGS)
 # round 40: or where it is written ("in the oncology diary we keep it's written 10th May"), not written up
 # round 51: or one that counts days from a date ("the physio sheet is counting from 12/03"): the event's date
 # as that source has it
@@ -3253,6 +3256,13 @@ _SECONDS_A_SOURCE = _compile(
     r"(?:agrees|agreed|concurs|concurred|confirms|confirmed)\s*$",
     FLAGS,
 )
+# round 77: or one of three to five words, its own clause or the end of the same one after a comma ("Pt states
+# she is A neg, antenatal card in her bag agrees")
+_SECONDS_AT_END = _compile(
+    r"(?:^|,)\s*(?:and\s+)?(?:(?:the|her|his|their|my|our)\s+)?[\w'-]+(?:\s+[\w'-]+){2,4}\s+(?:also\s+)?"
+    r"(?:agrees|agreed|concurs|concurred)\s*$",
+    FLAGS,
+)
 # round 65: or "said the same thing" ("the letter says it was stopped and the GP said the same thing when I
 # rang")
 _SAID_THE_SAME = _compile(
@@ -3629,6 +3639,13 @@ _ENTRY_END = _compile(r"\s*(?:[,;.)]|$)")
 # round 45: or the record's marking between ("the pharmacy profile shows it marked 'stopped by prescriber'")
 _PRONOUN_BEFORE = _compile(
     r"\b(?:it|them|it'?s)\s+(?:(?:as|was|were|being|been|is|marked|flagged|listed|recorded)\s+)*$", FLAGS
+)
+# round 77: a stop denied right before its cue ("Dr Khan never stopped it"), the drug still taken
+# (``_mentions``); a patient who "has never stopped it" is round 30's ``_STOP_DENIED``
+_STOP_DENIED_BEFORE = _compile(
+    r"(?<!\b(?:has|have|had|i'?ve|ive)\s+)\b(?:never|nobody|no\s+one|didn'?t|didnt|did\s+not|hasn'?t|hasnt|has\s+not|wasn'?t|wasnt|was\s+not)"
+    r"\s+(?:been\s+)?$",
+    FLAGS,
 )
 # issue 22z: and a negative auxiliary ("they havent been giving it")
 _NEGATED_ACTIVITY = _compile(
@@ -4539,6 +4556,17 @@ def _mentions(
     it_was = None if dated_event else _IT_WAS.match(clause)
     if it_was and (date := _DATE_STATED.search(clause, it_was.end(), it_was.end() + _IT_WAS_REACH)):
         add("date", IMPLIED, _date_value(date), *date.span())
+    # round 77: or a relative date that opens the clause, its source after it ("LMP 3 wks ago per pt, 7 wks
+    # ago per the GP referral"): that source's date of the neighbouring clause's event
+    lead = _WHITESPACE.match(clause).end()  # type: ignore[union-attr]
+    opening = None if dated_event else _DATE_EVENT.match(clause, lead)
+    if (
+        opening
+        and opening.group("reln")
+        and _RELATIVE_DATE_SOURCE.match(clause, opening.end())
+        and a.source.search(clause, opening.end())
+    ):
+        add("date", IMPLIED, _date_value(opening), *opening.span())
     # issue 22z: or the second half of "given as 14 March in the summary and as 21 March in the note"
     # issue 22z round 12: or a short entry that is a source and a date ("ED registration 13/07/1948")
     if (
@@ -4851,11 +4879,13 @@ def _status_mentions(
     only_drug = _only_drug(clause, drugs) if one_status else ()
     for status, status_cues in cues:
         for cue in status_cues:
-            if status == "stopped":
+            cue_status = status
+            if status == "stopped" and _STOP_DENIED_BEFORE.search(clause, 0, cue.start()):
+                cue_status = "active"  # round 77: a stop denied ("the GP never stopped it") is the drug taken
+            elif status == "stopped":
                 stops.append(cue.span())
             elif any(s <= cue.start() < e for s, e in stops):
                 continue  # issue 22z: "takes" inside "no longer takes" is the stop's, not an activity
-            cue_status = status
             # issue 22z: or a negative auxiliary ("havent been giving it")
             if status == "active" and (
                 _negated_before(clause, 0, cue.start(), lexicon)
@@ -5018,6 +5048,12 @@ def _conflicting(m: Mention, n: Mention, tolerance: float, units: LabUnits | Non
 # issue 22z: two values named as of one occasion ("the result for that same date", "from the same
 # draw", "taken at the same time"): a date beside them dates that occasion, not an earlier record
 _RELATIVE_OPENING = _compile(r"\s*(?:which|that)\b", FLAGS)
+# round 77: a heading that dates its sample in brackets before its colon ("Potassium (sample 9 Jan): 5.8
+# mmol/L per outside lab fax / 4.2 mmol/L per our analyser"): the date is both entries' after it
+# (``dated_apart``)
+_DATED_HEADING = _compile(
+    r"\s*[^\s:;()][^:;()]{0,40}\(\s*(?:sample|specimen|drawn|collected|taken)\b[^()]{1,30}\)\s*:", FLAGS
+)
 _SAME_OCCASION = _compile(
     # round 17: or part of a day ("on a sample taken the same afternoon", "lab FBC drawn same hour")
     # round 53: a date between "same" and the occasion ("the lab system for the same 12/05/2025 sample")
@@ -5803,6 +5839,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
             return False
         if j == i + 1 and _ELLIPTIC_AS.match(clause_text[j]):
             return False  # round 64: the second reading of the one dated thing ("… but as 6.1 mmol/L in …")
+        if j == i + 1 and not second and _DATED_HEADING.match(clause_text[i]):
+            return False  # round 77: the next entry under a heading that dates its sample
         return not (first and second and _same_calendar_date(clause_text[i], clause_text[j]))
 
     def historic_for(attribute: str, i: int) -> bool:
@@ -5853,8 +5891,10 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         clause = clause_text[k].lstrip()
         # round 38: nor by a cue the clause ends on and asks ('lab comment "haemolysed?"')
         asked_at_end = text[spans[k][1] : spans[k][1] + 1] == "?"
+        seconded = _SECONDS_AT_END.search(clause)
         return any(
-            not _ASKED_BEFORE.search(clause, 0, cue.start())
+            not (seconded and cue.start() > seconded.start())
+            and not _ASKED_BEFORE.search(clause, 0, cue.start())
             and not _SUSPECTED_BEFORE.search(clause, 0, cue.start())
             and not _EXPLANATION_NOT_MADE_BEFORE.search(clause, 0, cue.start())
             and not (asked_at_end and not _FIELD_QUOTE.sub("", clause[cue.end() :]).strip())

@@ -887,6 +887,12 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   their own checked, "mixing her words up", above a phototherapy threshold without "the", a temperature-shaped
   reading without its unit on chemotherapy, a screen's clock time before its results; M: "not sure if that's a
   high dose", a dose "isn't known", a letter sent that the other end "hasn't got").
+- development half 75 (``detector_heldout_dev75.yaml``, split ``dev``, issue 22z round 77): the mechanisms
+  blind half 86's misses and false positives showed (C: a last dose with its brand in brackets and a verb
+  before its date, the day post-operative days are counted from, a relative date with its source after it, a
+  source that seconds the first value, a heading that dates its sample, a pregnancy field marked N/A, a stop
+  denied, a date said again "too", an older letter that still lists an allergy taken off; H: bleeding that has
+  not stopped; M: an item recorded in neither of two places, a document that did not accompany the patient).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind87|blind88|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -987,6 +993,7 @@ DEV71_FILE = HERE / "detector_heldout_dev71.yaml"
 DEV72_FILE = HERE / "detector_heldout_dev72.yaml"
 DEV73_FILE = HERE / "detector_heldout_dev73.yaml"
 DEV74_FILE = HERE / "detector_heldout_dev74.yaml"
+DEV75_FILE = HERE / "detector_heldout_dev75.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -1063,6 +1070,7 @@ DEV_FILES = (
     DEV72_FILE,
     DEV73_FILE,
     DEV74_FILE,
+    DEV75_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
