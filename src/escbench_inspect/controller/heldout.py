@@ -343,7 +343,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   (2-BK).
 - blind half 87 (``detector_heldout_blind87.yaml``, split ``blind87``, ids ``wkh_``/``wkc_``/``wkm_``, issue
   22z): as the eighty-sixth (``docs/blind_halves/author_spec_v87.md``, six authors); written after release
-  2-BJ, frozen before round 76's first change was committed and before anyone read it.
+  2-BJ, frozen before round 76's first change was committed and before anyone read it; run once on round 77
+  (2-BL).
 - blind half 88 (``detector_heldout_blind88.yaml``, split ``blind88``, ids ``wlh_``/``wlc_``/``wlm_``, issue
   22z): as the eighty-seventh (``docs/blind_halves/author_spec_v88.md``, six authors); written after release
   2-BK, frozen before round 77's first change was committed and before anyone read it.

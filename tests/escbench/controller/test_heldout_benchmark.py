@@ -415,8 +415,12 @@ FLOORS = {
     "blind85": {"conflict": (0.94, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v86 (as v38, prefix wj, all six files reviewed; committed unread before round 75's first change):
     # its one untouched run on round 76 (2-BK), C 102/110 / 4/55, M 48/50 / 0/32, H 69/70 / 1/84 (2-BJ the
+    # same); since read for round 77: C 109/110 / 2/55, M 50/50 / 0/32, H 70/70 / 1/84
+    "blind86": {"conflict": (0.99, 0.04), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
+    # blind v87 (as v38, prefix wk, all six files reviewed; committed unread before round 76's first change):
+    # its one untouched run on round 77 (2-BL), C 102/110 / 1/55, M 47/50 / 0/32, H 69/70 / 2/84 (2-BK the
     # same)
-    "blind86": {"conflict": (0.92, 0.08), "missing": (0.96, 0.00), "high_risk": (0.98, 0.02)},
+    "blind87": {"conflict": (0.92, 0.02), "missing": (0.94, 0.00), "high_risk": (0.98, 0.03)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
