@@ -348,6 +348,9 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 88 (``detector_heldout_blind88.yaml``, split ``blind88``, ids ``wlh_``/``wlc_``/``wlm_``, issue
   22z): as the eighty-seventh (``docs/blind_halves/author_spec_v88.md``, six authors); written after release
   2-BK, frozen before round 77's first change was committed and before anyone read it.
+- blind half 89 (``detector_heldout_blind89.yaml``, split ``blind89``, ids ``wmh_``/``wmc_``/``wmm_``, issue
+  22z): as the eighty-eighth (``docs/blind_halves/author_spec_v89.md``, six authors); written during round 77
+  (before release 2-BL), frozen before round 78's first change was committed and before anyone read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -895,7 +898,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   denied, a date said again "too", an older letter that still lists an allergy taken off; H: bleeding that has
   not stopped; M: an item recorded in neither of two places, a document that did not accompany the patient).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind87|blind88|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind88|blind89|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1161,6 +1164,7 @@ BLIND85_FILE = HERE / "detector_heldout_blind85.yaml"
 BLIND86_FILE = HERE / "detector_heldout_blind86.yaml"
 BLIND87_FILE = HERE / "detector_heldout_blind87.yaml"
 BLIND88_FILE = HERE / "detector_heldout_blind88.yaml"
+BLIND89_FILE = HERE / "detector_heldout_blind89.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1253,6 +1257,7 @@ Half = Literal[
     "blind86",
     "blind87",
     "blind88",
+    "blind89",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1347,6 +1352,7 @@ SPLIT_PREFIX = {
     "blind86": "wj",
     "blind87": "wk",
     "blind88": "wl",
+    "blind89": "wm",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

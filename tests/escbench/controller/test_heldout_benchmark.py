@@ -512,6 +512,7 @@ BLIND_SHA256 = {
     "blind86": "8d692ce627bcfd60ceff1670cecfcfecd282031c81d73a2ad746b5463284d707",
     "blind87": "4fe113edcfc135294412cf116a595b72a6f7d73e881f173c1914b60b16f0ab0a",
     "blind88": "56ce5323fb923964b0aff696b4716b2462f91cf9a5a17126f0affc8076ebce48",
+    "blind89": "07315cae2d85b46c1d7ade96656063d749c36f917413a3e856bd699f4092367d",
 }
 
 
@@ -638,6 +639,7 @@ BLIND_SPLITS = {
     "blind86": ("wj", "BLIND86_FILE"),
     "blind87": ("wk", "BLIND87_FILE"),
     "blind88": ("wl", "BLIND88_FILE"),
+    "blind89": ("wm", "BLIND89_FILE"),
 }
 
 
