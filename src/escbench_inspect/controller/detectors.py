@@ -1655,6 +1655,19 @@ _ONGOING_AFTER = _compile(
 # daughter's school play I was joking!!"), not followed by "but"
 # round 65: or a clinician who found it was a joke, past a semicolon ("'I'll top myself' per wife; on asking,
 # it was a joke about his golf")
+# round 78: a relative's own condition by the possessive right before the finding ("my brother's aortic
+# aneurysm"), told as the story of how it burst or ruptured ("ruptured and the first sign was back pain"), the
+# relative's alone (``_context_reason``)
+_RELATIVES_OWN_BEFORE = _compile(
+    r"\b(?:my|his|her|their)\s+(?:late\s+)?(?:father|mother|dad|mum|mom|brother|sister|grandfather|grandmother"
+    r"|grandad|grandma|uncle|aunt)(?:'s|’s)\s+(?:[\w-]+\s+){0,2}$",
+    FLAGS,
+)
+_BURST_AFTER = _compile(
+    r"\s+(?:had\s+)?(?:burst|ruptured)\s+and\s+(?:the\s+)?(?:first|only|main|earliest)\s+"
+    r"(?:sign|symptom|thing|warning)\b",
+    FLAGS,
+)
 _JOKING_AFTER = _compile(
     r"(?:[^.;\n]{0,80}?\b(?:was|i'?m|am|only|just)\s+(?:only\s+|just\s+)?joking"
     r"|[^.\n]{0,80}?\b(?:it|this|that)\s+was\s+(?:only\s+|just\s+)?(?:a\s+joke|in\s+jest))\b(?![^.;\n]{0,20}?\bbut\b)",
@@ -1762,6 +1775,8 @@ def _context_reason(
         return "hypothetical"
     if hypothetical and _JOKING_AFTER.match(text, end):
         return "hypothetical"
+    if hypothetical and _RELATIVES_OWN_BEFORE.search(clause_before) and _BURST_AFTER.match(text, end):
+        return "hypothetical"  # round 78: a relative's condition that burst (family history)
     if hypothetical and _UNCHANGED_AFTER.match(text, end):
         return "historical"
     if hypothetical and _LONGSTANDING_AFTER.match(text, end):
@@ -2783,6 +2798,11 @@ _TIME_STATED = _compile(
     r"|\b(?:it|dose|infusion|injection|bag|drip)\s+(?:was\s+)?(?:started|given|hung|administered|ran|went\s+up)"
     r"\s+at\s*$",
     FLAGS,
+)
+# round 78: or a record's verb right before the clock time, no event named in the clause ("paper drug chart
+# records 09:30 for the same dose"): that record's time of the neighbouring clause's event (``_mentions``)
+_RECORDS_TIME_BEFORE = _compile(
+    r"\b(?:records|recorded|documents|documented|charts|charted|logs|logged)\s+$", FLAGS
 )
 CLOCK_TOLERANCE_MINUTES = 60
 # issue 22y: a document's making ("forecast auto-generated 2026-08-25"), unlike an operation note
@@ -4535,7 +4555,10 @@ def _mentions(
                 add("time", key, _clock_minutes(clock), attr.start(), clock.end())
     if not dated_event:
         for clock in _CLOCK.finditer(clause):
-            if _TIME_STATED.search(clause, 0, clock.start()):
+            if _TIME_STATED.search(clause, 0, clock.start()) or (
+                _RECORDS_TIME_BEFORE.search(clause, 0, clock.start())
+                and a.source.search(clause, 0, clock.start())
+            ):
                 add("time", IMPLIED, _clock_minutes(clock), *clock.span())
     # round 14: a source that "has it as" a date states the neighbouring clause's event's date, whatever
     # other event its clause dates ("my GP surgery has it as 2021, do i need another one after … friday")
@@ -4724,13 +4747,20 @@ _ALLERGEN_THEN_REACTION = _compile(
     FLAGS,
 )
 _REACTION_THEN_ALLERGEN = _compile(r"\s+(?:to|with|from|after|on)\s+(?:[a-z]+\s+)?", FLAGS)
+# round 78: or a reaction "attributed to" a drug ("toxic epidermal necrolysis attributed to allopurinol")
+_REACTION_ATTRIBUTED_TO = _compile(
+    r"\s+(?:[a-z]+\s+)?(?:attributed|attributable|ascribed|secondary|due)\s+to\s+", FLAGS
+)
 
 
 def _reaction_of(clause: str, allergen: regex.Match, reaction: regex.Match) -> bool:
     """Whether a reaction is written as the allergen's own, next to it (round 24)."""
     if allergen.end() <= reaction.start():
         return _ALLERGEN_THEN_REACTION.fullmatch(clause, allergen.end(), reaction.start()) is not None
-    return _REACTION_THEN_ALLERGEN.fullmatch(clause, reaction.end(), allergen.start()) is not None
+    return (
+        _REACTION_THEN_ALLERGEN.fullmatch(clause, reaction.end(), allergen.start()) is not None
+        or _REACTION_ATTRIBUTED_TO.fullmatch(clause, reaction.end(), allergen.start()) is not None
+    )
 
 
 # issue 22z: the words between an analyte and its value, when they are a few and name nothing else
@@ -5097,6 +5127,13 @@ def _same_calendar_date(first: str, second: str) -> bool:
 
 # issue 22z round 12: or a negative auxiliary ("I haven't lost or put on anything")
 # round 46: or denied by the patient ("she denies any recent weight change")
+# round 78: or nobody who "has told us about" it, more words than ``_CHANGE_DENIED`` allows ("the nursing
+# home MAR has her on 40 mg and nobody has told us about any change"; "nobody told me about" is round 32's)
+_NOBODY_TOLD_BEFORE = _compile(
+    r"\b(?:nobody|no\s+one|no-one|noone)\s+(?:has|had|have)\s+(?:ever\s+)?(?:told|informed|warned)\s+"
+    r"(?:us|me|him|her|them|the\s+family)\s+(?:about|of)\s+(?:a|an|any|the)?\s*$",
+    FLAGS,
+)
 _CHANGE_DENIED = _compile(
     r"(?:\b(?:no|not|without|never|denies|denied|deny|denying)\b|\b(?:have|has|had|did|does|do|is|was|were)n'?t\b"
     # round 32: or nobody told of it ("the label … says 50mg and nobody told me about changing it")
@@ -5941,6 +5978,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         # round 28: nor one only supposed ("which would change his dose")
         return any(
             not _CHANGE_DENIED.search(statement, 0, cue.start())
+            and not _NOBODY_TOLD_BEFORE.search(statement, 0, cue.start())
             and not _CHANGE_NOT_MADE.match(statement, cue.end())
             and not _ASKED_BEFORE.search(statement, 0, cue.start())
             and not _CHANGE_SUPPOSED.search(statement, 0, cue.start())

@@ -897,6 +897,12 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   source that seconds the first value, a heading that dates its sample, a pregnancy field marked N/A, a stop
   denied, a date said again "too", an older letter that still lists an allergy taken off; H: bleeding that has
   not stopped; M: an item recorded in neither of two places, a document that did not accompany the patient).
+- development half 76 (``detector_heldout_dev76.yaml``, split ``dev``, issue 22z round 78): the mechanisms
+  blind half 87's misses and false positives showed (C: nobody "has told us about" a change, a limb written
+  RLE, a clock time a record "records", a severe reaction "attributed to" a drug, a record that "marks" a drug
+  "as STOP", a pregnancy confirmed "at" so many weeks, "the opposite of what" another source holds; H: "unable
+  to complete sentences", a relative's condition that ruptured; M: an order's frequency "omitted", a letter
+  the practice "never got", nothing "on file").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind88|blind89|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -998,6 +1004,7 @@ DEV72_FILE = HERE / "detector_heldout_dev72.yaml"
 DEV73_FILE = HERE / "detector_heldout_dev73.yaml"
 DEV74_FILE = HERE / "detector_heldout_dev74.yaml"
 DEV75_FILE = HERE / "detector_heldout_dev75.yaml"
+DEV76_FILE = HERE / "detector_heldout_dev76.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -1075,6 +1082,7 @@ DEV_FILES = (
     DEV73_FILE,
     DEV74_FILE,
     DEV75_FILE,
+    DEV76_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
