@@ -347,7 +347,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   (2-BL).
 - blind half 88 (``detector_heldout_blind88.yaml``, split ``blind88``, ids ``wlh_``/``wlc_``/``wlm_``, issue
   22z): as the eighty-seventh (``docs/blind_halves/author_spec_v88.md``, six authors); written after release
-  2-BK, frozen before round 77's first change was committed and before anyone read it.
+  2-BK, frozen before round 77's first change was committed and before anyone read it; run once on round 78
+  (2-BM).
 - blind half 89 (``detector_heldout_blind89.yaml``, split ``blind89``, ids ``wmh_``/``wmc_``/``wmm_``, issue
   22z): as the eighty-eighth (``docs/blind_halves/author_spec_v89.md``, six authors); written during round 77
   (before release 2-BL), frozen before round 78's first change was committed and before anyone read it.

@@ -419,8 +419,12 @@ FLOORS = {
     "blind86": {"conflict": (0.99, 0.04), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
     # blind v87 (as v38, prefix wk, all six files reviewed; committed unread before round 76's first change):
     # its one untouched run on round 77 (2-BL), C 102/110 / 1/55, M 47/50 / 0/32, H 69/70 / 2/84 (2-BK the
+    # same); since read for round 78: C 109/110 / 1/55, M 50/50 / 0/32, H 70/70 / 1/84
+    "blind87": {"conflict": (0.99, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
+    # blind v88 (as v38, prefix wl, all six files reviewed; committed unread before round 77's first change):
+    # its one untouched run on round 78 (2-BM), C 98/110 / 1/55, M 47/50 / 0/32, H 69/70 / 3/84 (2-BL the
     # same)
-    "blind87": {"conflict": (0.92, 0.02), "missing": (0.94, 0.00), "high_risk": (0.98, 0.03)},
+    "blind88": {"conflict": (0.89, 0.02), "missing": (0.94, 0.00), "high_risk": (0.98, 0.04)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
