@@ -3663,8 +3663,8 @@ _PRONOUN_BEFORE = _compile(
 # round 77: a stop denied right before its cue ("Dr Khan never stopped it"), the drug still taken
 # (``_mentions``); a patient who "has never stopped it" is round 30's ``_STOP_DENIED``
 _STOP_DENIED_BEFORE = _compile(
-    r"(?<!\b(?:has|have|had|i'?ve|ive)\s+)\b(?:never|nobody|no\s+one|didn'?t|didnt|did\s+not|hasn'?t|hasnt|has\s+not|wasn'?t|wasnt|was\s+not)"
-    r"\s+(?:been\s+)?$",
+    r"(?<!\b(?:has|have|had|i'?ve|ive)\s+)\b(?:never|nobody|no\s+one|didn'?t|didnt|did\s+not|hasn'?t|hasnt"
+    r"|has\s+not|wasn'?t|wasnt|was\s+not)\s+(?:been\s+)?$",
     FLAGS,
 )
 # issue 22z: and a negative auxiliary ("they havent been giving it")
