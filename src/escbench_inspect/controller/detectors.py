@@ -4746,10 +4746,11 @@ _ALLERGEN_THEN_REACTION = _compile(
     r"\s*(?:[-–—:→>(,]+\s*(?:[a-z]+/)?|(?:[a-z]+\s+)?)",
     FLAGS,
 )
-_REACTION_THEN_ALLERGEN = _compile(r"\s+(?:to|with|from|after|on)\s+(?:[a-z]+\s+)?", FLAGS)
-# round 78: or a reaction "attributed to" a drug ("toxic epidermal necrolysis attributed to allopurinol")
-_REACTION_ATTRIBUTED_TO = _compile(
-    r"\s+(?:[a-z]+\s+)?(?:attributed|attributable|ascribed|secondary|due)\s+to\s+", FLAGS
+_REACTION_THEN_ALLERGEN = _compile(
+    r"\s+(?:to|with|from|after|on)\s+(?:[a-z]+\s+)?"
+    # round 78: or "attributed to" it ("toxic epidermal necrolysis attributed to allopurinol")
+    r"|\s+(?:[a-z]+\s+)?(?:attributed|attributable|ascribed|secondary|due)\s+to\s+",
+    FLAGS,
 )
 
 
@@ -4757,10 +4758,7 @@ def _reaction_of(clause: str, allergen: regex.Match, reaction: regex.Match) -> b
     """Whether a reaction is written as the allergen's own, next to it (round 24)."""
     if allergen.end() <= reaction.start():
         return _ALLERGEN_THEN_REACTION.fullmatch(clause, allergen.end(), reaction.start()) is not None
-    return (
-        _REACTION_THEN_ALLERGEN.fullmatch(clause, reaction.end(), allergen.start()) is not None
-        or _REACTION_ATTRIBUTED_TO.fullmatch(clause, reaction.end(), allergen.start()) is not None
-    )
+    return _REACTION_THEN_ALLERGEN.fullmatch(clause, reaction.end(), allergen.start()) is not None
 
 
 # issue 22z: the words between an analyte and its value, when they are a few and name nothing else
@@ -5127,20 +5125,17 @@ def _same_calendar_date(first: str, second: str) -> bool:
 
 # issue 22z round 12: or a negative auxiliary ("I haven't lost or put on anything")
 # round 46: or denied by the patient ("she denies any recent weight change")
-# round 78: or nobody who "has told us about" it, more words than ``_CHANGE_DENIED`` allows ("the nursing
-# home MAR has her on 40 mg and nobody has told us about any change"; "nobody told me about" is round 32's)
-_NOBODY_TOLD_BEFORE = _compile(
-    r"\b(?:nobody|no\s+one|no-one|noone)\s+(?:has|had|have)\s+(?:ever\s+)?(?:told|informed|warned)\s+"
-    r"(?:us|me|him|her|them|the\s+family)\s+(?:about|of)\s+(?:a|an|any|the)?\s*$",
-    FLAGS,
-)
+# round 78: or nobody who "has told us about" it, more words than the three above allow ("the nursing home MAR
+# has her on 40 mg and nobody has told us about any change"; "nobody told me about" is round 32's)
 _CHANGE_DENIED = _compile(
     r"(?:\b(?:no|not|without|never|denies|denied|deny|denying)\b|\b(?:have|has|had|did|does|do|is|was|were)n'?t\b"
     # round 32: or nobody told of it ("the label … says 50mg and nobody told me about changing it")
     # round 51: the words between may be a slash list ("weighed 70 kg at the surgery, no illness/weight loss")
     # round 63: an article may end them ("Hospital discharge letter: 60 mg OD and nobody informed them of a
     # change")
-    r"|\b(?:nobody|no\s+one|no-one|noone)\b)(?:(?:\s+|\s*/\s*)[\w-]+){0,3}(?:\s+(?:a|an|any|the))?(?:\s*/)?\s*$",
+    r"|\b(?:nobody|no\s+one|no-one|noone)\b)(?:(?:\s+|\s*/\s*)[\w-]+){0,3}(?:\s+(?:a|an|any|the))?(?:\s*/)?\s*$"
+    r"|\b(?:nobody|no\s+one|no-one|noone)\s+(?:has|had|have)\s+(?:ever\s+)?(?:told|informed|warned)\s+"
+    r"(?:us|me|him|her|them|the\s+family)\s+(?:about|of)\s+(?:a|an|any|the)?\s*$",
     FLAGS,
 )
 # round 15: a change not made ("dose increase not given", "titration withheld")
@@ -5978,7 +5973,6 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
         # round 28: nor one only supposed ("which would change his dose")
         return any(
             not _CHANGE_DENIED.search(statement, 0, cue.start())
-            and not _NOBODY_TOLD_BEFORE.search(statement, 0, cue.start())
             and not _CHANGE_NOT_MADE.match(statement, cue.end())
             and not _ASKED_BEFORE.search(statement, 0, cue.start())
             and not _CHANGE_SUPPOSED.search(statement, 0, cue.start())

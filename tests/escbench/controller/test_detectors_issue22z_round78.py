@@ -11,11 +11,23 @@ from mechanism_helpers import (
     dev_fires,
     lexicon_entry_test,
     module_mechanism_test,
+    pattern_before,
 )
 
-from escbench_inspect.controller import heldout
+from escbench_inspect.controller import detectors, heldout
 
 DEV = {i.id: i for i in heldout.load_heldout(heldout.DEV76_FILE).items}
+
+# the patterns as they were before round 78 (without their additions)
+CHANGE_DENIED_WITHOUT_HAS_TOLD = pattern_before(
+    detectors._CHANGE_DENIED,
+    r"|\b(?:nobody|no\s+one|no-one|noone)\s+(?:has|had|have)\s+(?:ever\s+)?(?:told|informed|warned)\s+"
+    r"(?:us|me|him|her|them|the\s+family)\s+(?:about|of)\s+(?:a|an|any|the)?\s*$",
+)
+REACTION_THEN_ALLERGEN_WITHOUT_ATTRIBUTED = pattern_before(
+    detectors._REACTION_THEN_ALLERGEN,
+    r"|\s+(?:[a-z]+\s+)?(?:attributed|attributable|ascribed|secondary|due)\s+to\s+",
+)
 
 fires = dev_fires(DEV)
 (
@@ -25,9 +37,9 @@ fires = dev_fires(DEV)
 
 # (the item, the module name behind its mechanism, what replaces it)
 MODULE_MECHANISMS = [
-    ("dc78_nobody_told", "_NOBODY_TOLD_BEFORE", NEVER),
+    ("dc78_nobody_told", "_CHANGE_DENIED", CHANGE_DENIED_WITHOUT_HAS_TOLD),
     ("dc78_records_time", "_RECORDS_TIME_BEFORE", NEVER),
-    ("dc78_attributed_to", "_REACTION_ATTRIBUTED_TO", NEVER),
+    ("dc78_attributed_to", "_REACTION_THEN_ALLERGEN", REACTION_THEN_ALLERGEN_WITHOUT_ATTRIBUTED),
     ("dh78_relative_ruptured_n1", "_RELATIVES_OWN_BEFORE", NEVER),
 ]
 
