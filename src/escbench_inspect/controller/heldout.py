@@ -352,6 +352,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 89 (``detector_heldout_blind89.yaml``, split ``blind89``, ids ``wmh_``/``wmc_``/``wmm_``, issue
   22z): as the eighty-eighth (``docs/blind_halves/author_spec_v89.md``, six authors); written during round 77
   (before release 2-BL), frozen before round 78's first change was committed and before anyone read it.
+- blind half 90 (``detector_heldout_blind90.yaml``, split ``blind90``, ids ``wnh_``/``wnc_``/``wnm_``, issue
+  22z): as the eighty-ninth (``docs/blind_halves/author_spec_v90.md``, six authors); written at the start
+  of round 79 (after release 2-BM), frozen before round 79's first change was committed and before anyone
+  read it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -905,7 +909,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   to complete sentences", a relative's condition that ruptured; M: an order's frequency "omitted", a letter
   the practice "never got", nothing "on file").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind88|blind89|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind89|blind90|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1174,6 +1178,7 @@ BLIND86_FILE = HERE / "detector_heldout_blind86.yaml"
 BLIND87_FILE = HERE / "detector_heldout_blind87.yaml"
 BLIND88_FILE = HERE / "detector_heldout_blind88.yaml"
 BLIND89_FILE = HERE / "detector_heldout_blind89.yaml"
+BLIND90_FILE = HERE / "detector_heldout_blind90.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1267,6 +1272,7 @@ Half = Literal[
     "blind87",
     "blind88",
     "blind89",
+    "blind90",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1362,6 +1368,7 @@ SPLIT_PREFIX = {
     "blind87": "wk",
     "blind88": "wl",
     "blind89": "wm",
+    "blind90": "wn",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

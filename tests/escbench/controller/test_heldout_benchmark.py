@@ -517,6 +517,7 @@ BLIND_SHA256 = {
     "blind87": "4fe113edcfc135294412cf116a595b72a6f7d73e881f173c1914b60b16f0ab0a",
     "blind88": "56ce5323fb923964b0aff696b4716b2462f91cf9a5a17126f0affc8076ebce48",
     "blind89": "07315cae2d85b46c1d7ade96656063d749c36f917413a3e856bd699f4092367d",
+    "blind90": "9cc0e12ce517cdd2ad07dd3eab09a54a9e7d857cb5bd905f2346905ba7ac92e5",
 }
 
 
@@ -644,6 +645,7 @@ BLIND_SPLITS = {
     "blind87": ("wk", "BLIND87_FILE"),
     "blind88": ("wl", "BLIND88_FILE"),
     "blind89": ("wm", "BLIND89_FILE"),
+    "blind90": ("wn", "BLIND90_FILE"),
 }
 
 
