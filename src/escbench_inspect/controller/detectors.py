@@ -1127,6 +1127,8 @@ _RECOVERED_AFTER = _compile(
     # herself since")
     r"|\b(?:been|is|was)\s+(?:completely\s+|totally\s+|entirely\s+|just\s+)?(?:himself|herself|themselves|myself)"
     r"\s+(?:ever\s+)?since\b"
+    # round 79: or "today" ("a febrile seizure last night, … sent us home, hes been totally himself today")
+    r"|\bbeen\s+(?:completely\s+|totally\s+|entirely\s+)(?:himself|herself|themselves|myself)\s+(?:today|all\s+day)\b"
     r"|\b(?:fully|completely)\s+recovered\b|\brecovered\s+(?:fully|completely)\b"
     # round 54: or resolved the same way ("… on 9 May lasted about 15 minutes and resolved completely")
     r"|\bresolved\s+(?:completely|fully|entirely)\b"
@@ -2832,6 +2834,13 @@ _YEAR_AFTER = _compile(
     r"\s*(?:[:\-–]|\b(?:was|were|in|as)\b|\bgiven(?:\s+in)?\b)?\s*(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)",
     FLAGS,
 )
+# round 79: or after the source that gives it ("Last tetanus per pt 2021, GP record last booster 2009"): the
+# words between must name a source (``_mentions``)
+_SOURCE_THEN_YEAR = _compile(
+    r"\s+(?:per|according\s+to)\s+(?P<source>(?:(?:the|his|her|their)\s+)?[\w-]+(?:\s+[\w-]+)?)\s+"
+    r"(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)",
+    FLAGS,
+)
 _ENTRY_WORDS = 5  # a list entry: a source and its value, a few words
 _IT_AS = _compile(
     r"\b(?:has|have|had|gives?|gave|records?|recorded|lists?|listed|puts?|shows?)\s+(?:it|this|that|them)\s+"
@@ -2851,6 +2860,8 @@ _DATED_YEAR = _compile(r"\bdated\s+(?:in\s+)?(?P<year>(?:19|20)\d\d)\b(?![/\-.]?
 # round 77: the source named right after a relative date that opens its clause ("…, 7 wks ago per the GP
 # referral"): that source's date of the neighbouring clause's event (``_mentions``)
 _RELATIVE_DATE_SOURCE = _compile(r"\s+(?:per|according\s+to|by)\b", FLAGS)
+# round 79: a clock time the same way ("LKW 06:30 per wife, 02:00 per ambulance PRF")
+_OPENING_CLOCK = _compile(r"\s*(?:" + _CLOCK.pattern + r")(?=" + _RELATIVE_DATE_SOURCE.pattern + ")", FLAGS)
 # round 40: or where it is written ("in the oncology diary we keep it's written 10th May"), not written up
 # round 51: or one that counts days from a date ("the physio sheet is counting from 12/03"): the event's date
 # as that source has it
@@ -2944,7 +2955,10 @@ _SIDE_ALONE = _compile(
     # the neighbouring clause's, hip or leg (a shortened, externally rotated leg)
     r"|\b(?P<side9>left|right|(?-i:L|R|Lt|Rt))(?=\s+(?:(?:intra|extra)capsular|(?:inter|sub)trochanteric)\b)"
     # round 67: or "is on L" without its article, closing its clause ("Pt states lump is on L.")
-    r"|\b(?:is|was|are|were)\s+on\s+(?-i:(?P<side10>[LR]))\b(?=\s*(?:[.;,)!?]|$)))",
+    r"|\b(?:is|was|are|were)\s+on\s+(?-i:(?P<side10>[LR]))\b(?=\s*(?:[.;,)!?]|$))"
+    # round 79: or a capital letter before its source in brackets, closing its entry ("site R (listing form)
+    # / L (GP referral)")
+    r"|(?<![\w./-])(?<!\d\s)(?-i:(?P<side11>L|R|Lt|Rt))(?=\s*\([^()\d]{1,40}\)\s*(?:[/.;,!?]|$)))",
     FLAGS,
 )
 # the named groups of the side readings above, in order (each reading adds one; none to list by hand)
@@ -3138,6 +3152,8 @@ _CLAUSE_SPLIT = _compile(
     # round 19: or another verb a record states with ("… lists her as AB positive and our lab has just grouped
     # her as A positive"), not a passive one ("and the left eye is listed for August")
     r"|lists|records|documents|reports"
+    # round 79: or "wrote" ("… says shes 45kg and the district nurse wrote 62 kg in her folder")
+    r"|wrote|writes"
     # round 33: or "has", "holds", "shows", "gives" ("… says B+ for blood type and the transfusion consent the
     # nurse filled out has AB+"), not "has that on my file" (it agrees) nor "has been"
     r"|has(?!\s+(?:(?:that|it|this|them|been|had|no)\b|an?\s))|holds|shows|gives"
@@ -3595,7 +3611,10 @@ _LEADING_VALUE = _compile(r"\s*\d+(?:\.\d+)?" + _SOURCE_FOLLOWS, FLAGS)
 # pt asked in clinic")
 _LEADING_DATE = _compile(
     r"\s*\d{1,2}/\d{1,2}/\d{2,4}" + _SOURCE_FOLLOWS + r"|\s*\d{1,2}/\d{1,2}(?:/\d{2,4})?(?=\s+when\s+"
-    r"(?:[\w'-]+\s+){0,3}?(?:asked|questioned|seen|reviewed|spoken\s+to)\b)",
+    r"(?:[\w'-]+\s+){0,3}?(?:asked|questioned|seen|reviewed|spoken\s+to)\b)"
+    # round 79: or a day and month written out, then where it is written ("Myocardial infarction: 5 January
+    # 2023 according to the cardiology letter, 5 January 2022 in the GP summary")
+     + r"|\s*\d{1,2}(?:st|nd|rd|th)?\s+" + _MONTH + r"(?:\s+(?:19|20)\d\d)?" + _SOURCE_FOLLOWS,
     FLAGS,
 )
 # issue 22z: the second half of "given as 14 March in the summary and as 21 March in the note"
@@ -4514,6 +4533,13 @@ def _mentions(
         side = s.group("side").lower()
         add("side", a.part_group[s.group("part").lower()], _SIDE_NAMES.get(side, side), s.start(), s.end())
     for s in _SIDE_ALONE.finditer(clause):
+        # round 79: the bracket after a side letter names a source ("R (listing form)") and no body part,
+        # which round 66's reading gives the side ("L (arrow on knee)")
+        bracket = clause[s.end() : clause.find(")", s.end())]
+        if s.group("side11") and (
+            not a.source.search(bracket) or any(w.lower() in a.part_group for w in _WORDS.findall(bracket))
+        ):
+            continue
         if not any(t.start() <= s.start() < t.end() for t in sides):
             side = next(s.group(g) for g in _SIDE_GROUPS if s.group(g))
             add("side", IMPLIED, _SIDE_NAMES.get(side.lower(), side.lower()), *s.span())
@@ -4543,6 +4569,8 @@ def _mentions(
             if name == "treatment_cycle":  # "cycle 3" and "cycle 4" are two events
                 key += "".join(c for c in attr.group() if c.isdigit())
             year = None if date else _YEAR_AFTER.match(clause, attr.end())
+            if not (date or year) and (given := _SOURCE_THEN_YEAR.match(clause, attr.end())):
+                year = given if a.source.search(given.group("source")) else None
             if date:
                 dated_event = True
                 add("date", key, _date_value(date), attr.start(), date.end())
@@ -4590,6 +4618,11 @@ def _mentions(
         and a.source.search(clause, opening.end())
     ):
         add("date", IMPLIED, _date_value(opening), *opening.span())
+    # round 79: or a clock time that opens the clause, its source after it ("LKW 06:30 per wife, 02:00 per
+    # ambulance PRF"): that source's time of the neighbouring clause's event
+    clock = None if dated_event else _OPENING_CLOCK.match(clause)
+    if clock and a.source.search(clause, clock.end()):
+        add("time", IMPLIED, _clock_minutes(clock), *clock.span())
     # issue 22z: or the second half of "given as 14 March in the summary and as 21 March in the note"
     # issue 22z round 12: or a short entry that is a source and a date ("ED registration 13/07/1948")
     if (
@@ -5718,11 +5751,17 @@ def _generic_differ(m: Mention, n: Mention) -> bool:
 # round 17: a heading and a list of its sources' entries ("Code: DNR (wristband) / Full (orders)", "Lithium:
 # GP list - active / psych letter - stopped"); an SBAR letter before the heading is not it
 _LIST_HEADING = _compile(
-    r"\s*(?:[SBAR]\s*:\s*)?(?P<label>[A-Za-z][\w.+'()\- ]{0,30}?)\s*(?::|=|\s[-–—]\s)\s*\S", FLAGS
+    r"\s*(?:[SBAR]\s*:\s*)?(?P<label>[A-Za-z][\w.+'()\- ]{0,30}?"
+    # round 79: a heading may date its entries ("TSH 03/02: 0.02 mU/L (GP letter) vs 4.8 mU/L (hospital lab)")
+    r"(?:\s+\d{1,2}/\d{1,2}(?:/\d{2,4})?)?)\s*(?::|=|\s[-–—]\s)\s*\S",
+    FLAGS,
 )
 # round 19: or a semicolon ("Date of hip fracture fixation: 02/11/2024 in the operative report; 02/21/2024 in
 # the rehabilitation referral letter")
 _LIST_SEPARATOR = _compile(r"\s*(?:/|,|\||;)\s*")
+# round 79: or "vs" before a number ("TSH 03/02: 0.02 mU/L (GP letter) vs 4.8 mU/L (hospital laboratory)");
+# a word after it is round 13's to read ("Code: DNACPR per daughter … vs FULL per ambulance handover sheet")
+_VS_BEFORE_NUMBER = _compile(r"\s+(?:vs\.?|versus)\s+(?=\d)", FLAGS)
 
 
 def _heading_items(
@@ -5745,7 +5784,11 @@ def _heading_items(
     head: tuple[str, set[tuple[str, str]]] | None = None
     for i, (s, e) in enumerate(spans):
         own = [m for m in found if m.clause == i]
-        joined = i > 0 and _LIST_SEPARATOR.fullmatch(text, spans[i - 1][1], s) is not None
+        vs = _VS_BEFORE_NUMBER.match(text, spans[i - 1][1]) if i > 0 else None
+        joined = i > 0 and (
+            _LIST_SEPARATOR.fullmatch(text, spans[i - 1][1], s) is not None
+            or (vs is not None and vs.end() == s)
+        )
         if not joined:
             heading = _LIST_HEADING.match(clause_text[i])
             head = (heading.group("label"), {(m.attribute, m.key) for m in own}) if heading else None

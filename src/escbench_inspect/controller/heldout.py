@@ -908,6 +908,14 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "as STOP", a pregnancy confirmed "at" so many weeks, "the opposite of what" another source holds; H: "unable
   to complete sentences", a relative's condition that ruptured; M: an order's frequency "omitted", a letter
   the practice "never got", nothing "on file").
+- development half 77 (``detector_heldout_dev77.yaml``, split ``dev``, issue 22z round 79): the mechanisms
+  blind half 88's misses and false positives showed (C: a year after the source that gives it, a clock time or
+  a written date that opens its clause before its source, an event named as a heading before its date, a side
+  letter before its source in brackets, a drug "not being given", a source that "wrote" its value, the
+  admission's "history and physical", a "template default", a HemoCue reading, a record said to be "wrong", a
+  pregnancy-prevention record's "negative test", a lab's entries joined by "vs" or under a heading that dates
+  them; H: rigid with a fever, a child "completely herself today", bright red blood "as for years"; M: "there
+  isn't one" in the notes, an item "lost from" the record, nothing "on the portal").
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind89|blind90|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -1010,6 +1018,7 @@ DEV73_FILE = HERE / "detector_heldout_dev73.yaml"
 DEV74_FILE = HERE / "detector_heldout_dev74.yaml"
 DEV75_FILE = HERE / "detector_heldout_dev75.yaml"
 DEV76_FILE = HERE / "detector_heldout_dev76.yaml"
+DEV77_FILE = HERE / "detector_heldout_dev77.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -1088,6 +1097,7 @@ DEV_FILES = (
     DEV74_FILE,
     DEV75_FILE,
     DEV76_FILE,
+    DEV77_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
