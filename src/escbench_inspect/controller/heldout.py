@@ -351,7 +351,8 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   (2-BM).
 - blind half 89 (``detector_heldout_blind89.yaml``, split ``blind89``, ids ``wmh_``/``wmc_``/``wmm_``, issue
   22z): as the eighty-eighth (``docs/blind_halves/author_spec_v89.md``, six authors); written during round 77
-  (before release 2-BL), frozen before round 78's first change was committed and before anyone read it.
+  (before release 2-BL), frozen before round 78's first change was committed and before anyone read it; run
+  once on round 79 (2-BN).
 - blind half 90 (``detector_heldout_blind90.yaml``, split ``blind90``, ids ``wnh_``/``wnc_``/``wnm_``, issue
   22z): as the eighty-ninth (``docs/blind_halves/author_spec_v90.md``, six authors); written at the start
   of round 79 (after release 2-BM), frozen before round 79's first change was committed and before anyone

@@ -423,8 +423,12 @@ FLOORS = {
     "blind87": {"conflict": (0.99, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
     # blind v88 (as v38, prefix wl, all six files reviewed; committed unread before round 77's first change):
     # its one untouched run on round 78 (2-BM), C 98/110 / 1/55, M 47/50 / 0/32, H 69/70 / 3/84 (2-BL the
+    # same); since read for round 79: C 109/110 / 0/55, M 50/50 / 0/32, H 70/70 / 1/84
+    "blind88": {"conflict": (0.99, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
+    # blind v89 (as v38, prefix wm, all six files reviewed; committed unread before round 78's first change):
+    # its one untouched run on round 79 (2-BN), C 101/110 / 2/55, M 47/50 / 0/32, H 70/70 / 1/84 (2-BM the
     # same)
-    "blind88": {"conflict": (0.89, 0.02), "missing": (0.94, 0.00), "high_risk": (0.98, 0.04)},
+    "blind89": {"conflict": (0.91, 0.04), "missing": (0.94, 0.00), "high_risk": (1.00, 0.02)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
