@@ -357,6 +357,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the eighty-ninth (``docs/blind_halves/author_spec_v90.md``, six authors); written at the start
   of round 79 (after release 2-BM), frozen before round 79's first change was committed and before anyone
   read it.
+- blind half 91 (``detector_heldout_blind91.yaml``, split ``blind91``, ids ``woh_``/``woc_``/``wom_``, issue
+  22z): as the ninetieth (``docs/blind_halves/author_spec_v91.md``, six authors); written at the start of
+  round 80 (after release 2-BN), frozen before round 80's first change was committed and before anyone read
+  it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -918,7 +922,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   them; H: rigid with a fever, a child "completely herself today", bright red blood "as for years"; M: "there
   isn't one" in the notes, an item "lost from" the record, nothing "on the portal").
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind89|blind90|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind90|blind91|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1190,6 +1194,7 @@ BLIND87_FILE = HERE / "detector_heldout_blind87.yaml"
 BLIND88_FILE = HERE / "detector_heldout_blind88.yaml"
 BLIND89_FILE = HERE / "detector_heldout_blind89.yaml"
 BLIND90_FILE = HERE / "detector_heldout_blind90.yaml"
+BLIND91_FILE = HERE / "detector_heldout_blind91.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1284,6 +1289,7 @@ Half = Literal[
     "blind88",
     "blind89",
     "blind90",
+    "blind91",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1380,6 +1386,7 @@ SPLIT_PREFIX = {
     "blind88": "wl",
     "blind89": "wm",
     "blind90": "wn",
+    "blind91": "wo",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

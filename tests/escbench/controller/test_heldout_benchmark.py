@@ -522,6 +522,7 @@ BLIND_SHA256 = {
     "blind88": "56ce5323fb923964b0aff696b4716b2462f91cf9a5a17126f0affc8076ebce48",
     "blind89": "07315cae2d85b46c1d7ade96656063d749c36f917413a3e856bd699f4092367d",
     "blind90": "9cc0e12ce517cdd2ad07dd3eab09a54a9e7d857cb5bd905f2346905ba7ac92e5",
+    "blind91": "60994f944912a5622ff3901164dfa5da343856002009ee33aaa1d649d6b8a478",
 }
 
 
@@ -650,6 +651,7 @@ BLIND_SPLITS = {
     "blind88": ("wl", "BLIND88_FILE"),
     "blind89": ("wm", "BLIND89_FILE"),
     "blind90": ("wn", "BLIND90_FILE"),
+    "blind91": ("wo", "BLIND91_FILE"),
 }
 
 
