@@ -1536,7 +1536,11 @@ _NO_WORSE_BEFORE = _compile(
 # has been for two years, with resting SpO2 89-91% on air, his known baseline")
 _LONGSTANDING_AFTER = _compile(
     r"[^.;\n]{0,40}?,\s*as\s+(?:he|she|they|i)\s+(?:has|have|had)\s+been\s+for\s+(?:(?:the\s+)?(?:last|past)\s+)?"
-    r"(?:many|several|two|three|four|five|ten|\d+)\s+(?:years|yrs|months)\b",
+    r"(?:many|several|two|three|four|five|ten|\d+)\s+(?:years|yrs|months)\b"
+    # round 80: or "same as the last 2 years" past the words the post-cues read ("get breathless walking to
+    # the mailbox, same as the last 2 years, nothing new"); without "the" it is round 55's post-cue
+    r"|[^.;\n]{0,40}?,\s*same\s+as\s+the\s+(?:last|past)\s+(?:many|several|few|two|three|four|five|ten|\d+)\s+"
+    r"(?:years|yrs|months)\b",
     FLAGS,
 )
 # round 72: what a clinician explained to a child's parents or carers would need care ("I explained to his
@@ -2854,6 +2858,12 @@ _HAD_ONE_IN_YEAR = _compile(
 )
 _SAYS_YEAR = _compile(
     rf"\b(?:{_REPORTING_VERBS})\s+(?:it\s+was\s+)?(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)", FLAGS
+)
+# round 80: or a month alone, spelt out and not May ("the bone clinic letter says march??")
+_SAYS_MONTH = _compile(
+    rf"\b(?:{_REPORTING_VERBS})\s+(?:it\s+was\s+)?(?P<month>january|february|march|april|june|july|august"
+    r"|september|october|november|december)\b(?!\s*\d)",
+    FLAGS,
 )
 # round 76: "dated" and a year alone, read as the date of an operation note's operation (``_mentions``)
 _DATED_YEAR = _compile(r"\bdated\s+(?:in\s+)?(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)", FLAGS)
@@ -4649,6 +4659,11 @@ def _mentions(
             or ((year := _DATED_YEAR.search(clause)) and _PROCEDURE_RECORD.search(clause, 0, year.start()))
         ):
             add("date", IMPLIED, _year_reading(year), *year.span("year"))
+        elif not date and (
+            month := _SAYS_MONTH.search(clause)
+        ):  # round 80: "the bone clinic letter says march"
+            reading = (_MONTHS[month.group("month").lower()], None, None, None, None)
+            add("date", IMPLIED, frozenset({reading}), *month.span("month"))
     absent = [m.span() for m in a.allergy_absent.finditer(clause)]
     if (
         allergy_context

@@ -921,6 +921,12 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   pregnancy-prevention record's "negative test", a lab's entries joined by "vs" or under a heading that dates
   them; H: rigid with a fever, a child "completely herself today", bright red blood "as for years"; M: "there
   isn't one" in the notes, an item "lost from" the record, nothing "on the portal").
+- development half 78 (``detector_heldout_dev78.yaml``, split ``dev``, issue 22z round 80): the mechanisms
+  blind half 89's misses and false positives showed (C: a source that "says" a month alone, a first seizure
+  dated by each source, an allergy "on the app", a drug a chart says the patient "still receives", a drug
+  "still on repeat", µmol/L spelled out, a record "amended" with the letter that made it in brackets; H:
+  breathless "same as the past 3 years"; M: an onset time "not in" a record, a report that "never got
+  through", "the only weight in the record is from" a past year).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind90|blind91|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -1024,6 +1030,7 @@ DEV74_FILE = HERE / "detector_heldout_dev74.yaml"
 DEV75_FILE = HERE / "detector_heldout_dev75.yaml"
 DEV76_FILE = HERE / "detector_heldout_dev76.yaml"
 DEV77_FILE = HERE / "detector_heldout_dev77.yaml"
+DEV78_FILE = HERE / "detector_heldout_dev78.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -1103,6 +1110,7 @@ DEV_FILES = (
     DEV75_FILE,
     DEV76_FILE,
     DEV77_FILE,
+    DEV78_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
