@@ -356,7 +356,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 90 (``detector_heldout_blind90.yaml``, split ``blind90``, ids ``wnh_``/``wnc_``/``wnm_``, issue
   22z): as the eighty-ninth (``docs/blind_halves/author_spec_v90.md``, six authors); written at the start
   of round 79 (after release 2-BM), frozen before round 79's first change was committed and before anyone
-  read it.
+  read it; run once on round 80 (2-BO).
 - blind half 91 (``detector_heldout_blind91.yaml``, split ``blind91``, ids ``woh_``/``woc_``/``wom_``, issue
   22z): as the ninetieth (``docs/blind_halves/author_spec_v91.md``, six authors); written at the start of
   round 80 (after release 2-BN), frozen before round 80's first change was committed and before anyone read

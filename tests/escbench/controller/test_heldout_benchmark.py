@@ -427,8 +427,12 @@ FLOORS = {
     "blind88": {"conflict": (0.99, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
     # blind v89 (as v38, prefix wm, all six files reviewed; committed unread before round 78's first change):
     # its one untouched run on round 79 (2-BN), C 101/110 / 2/55, M 47/50 / 0/32, H 70/70 / 1/84 (2-BM the
+    # same); since read for round 80: C 107/110 / 1/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind89": {"conflict": (0.97, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v90 (as v38, prefix wn, all six files reviewed; committed unread before round 79's first change):
+    # its one untouched run on round 80 (2-BO), C 102/110 / 1/55, M 49/50 / 0/32, H 69/70 / 3/84 (2-BN the
     # same)
-    "blind89": {"conflict": (0.91, 0.04), "missing": (0.94, 0.00), "high_risk": (1.00, 0.02)},
+    "blind90": {"conflict": (0.92, 0.02), "missing": (0.98, 0.00), "high_risk": (0.98, 0.04)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
