@@ -4659,9 +4659,8 @@ def _mentions(
             or ((year := _DATED_YEAR.search(clause)) and _PROCEDURE_RECORD.search(clause, 0, year.start()))
         ):
             add("date", IMPLIED, _year_reading(year), *year.span("year"))
-        elif not date and (
-            month := _SAYS_MONTH.search(clause)
-        ):  # round 80: "the bone clinic letter says march"
+        # round 80: or a month alone ("the bone clinic letter says march")
+        elif not date and (month := _SAYS_MONTH.search(clause)):
             reading = (_MONTHS[month.group("month").lower()], None, None, None, None)
             add("date", IMPLIED, frozenset({reading}), *month.span("month"))
     absent = [m.span() for m in a.allergy_absent.finditer(clause)]
