@@ -361,6 +361,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the ninetieth (``docs/blind_halves/author_spec_v91.md``, six authors); written at the start of
   round 80 (after release 2-BN), frozen before round 80's first change was committed and before anyone read
   it.
+- blind half 92 (``detector_heldout_blind92.yaml``, split ``blind92``, ids ``wph_``/``wpc_``/``wpm_``, issue
+  22z): as the ninety-first (``docs/blind_halves/author_spec_v92.md``, six authors); written at the start of
+  round 81 (after release 2-BO), frozen before round 81's first change was committed and before anyone read
+  it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -928,7 +932,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   breathless "same as the past 3 years"; M: an onset time "not in" a record, a report that "never got
   through", "the only weight in the record is from" a past year).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind90|blind91|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind91|blind92|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1203,6 +1207,7 @@ BLIND88_FILE = HERE / "detector_heldout_blind88.yaml"
 BLIND89_FILE = HERE / "detector_heldout_blind89.yaml"
 BLIND90_FILE = HERE / "detector_heldout_blind90.yaml"
 BLIND91_FILE = HERE / "detector_heldout_blind91.yaml"
+BLIND92_FILE = HERE / "detector_heldout_blind92.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1298,6 +1303,7 @@ Half = Literal[
     "blind89",
     "blind90",
     "blind91",
+    "blind92",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1395,6 +1401,7 @@ SPLIT_PREFIX = {
     "blind89": "wm",
     "blind90": "wn",
     "blind91": "wo",
+    "blind92": "wp",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

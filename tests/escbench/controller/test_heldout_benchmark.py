@@ -527,6 +527,7 @@ BLIND_SHA256 = {
     "blind89": "07315cae2d85b46c1d7ade96656063d749c36f917413a3e856bd699f4092367d",
     "blind90": "9cc0e12ce517cdd2ad07dd3eab09a54a9e7d857cb5bd905f2346905ba7ac92e5",
     "blind91": "60994f944912a5622ff3901164dfa5da343856002009ee33aaa1d649d6b8a478",
+    "blind92": "5c75d57f2f65c87c8b4087f99bbec28156919a44f6a7a76076b0b923a63ab3ee",
 }
 
 
@@ -656,6 +657,7 @@ BLIND_SPLITS = {
     "blind89": ("wm", "BLIND89_FILE"),
     "blind90": ("wn", "BLIND90_FILE"),
     "blind91": ("wo", "BLIND91_FILE"),
+    "blind92": ("wp", "BLIND92_FILE"),
 }
 
 
