@@ -1147,6 +1147,10 @@ _RECOVERED_AFTER = _compile(
     r"(?:ever\s+)?since\b"
     # round 28: "CP at 0200 eased after GTN x1, pain free since 0215"
     r"|(?<!\bnot\s|n't\s)\b(?:pain|symptom|cp)[\s-]*free\s+(?:ever\s+)?(?:since|for|now)\b"
+    # round 81: or none of it had since ("the CT and lumbar puncture were both clear and I havent had any
+    # headache since")
+    r"|\b(?:have|has|had)(?:n'?t|\s+not)\s+had\s+(?:any|another)\s+(?:more\s+|further\s+)?(?:[a-z-]+\s+){0,2}?"
+    r"[a-z-]+\s+(?:ever\s+)?since\b"
     # round 34: an ideation said resolved ("on 1:1 for suicidal ideation at admission; …, ideation resolved")
     r"|\b(?:ideation|si)\s+(?:has\s+|had\s+)?(?:now\s+)?(?:fully\s+)?resolved\b"
     # round 39: thoughts settled on review ("passive SI at 20:00 …; seen by psych liaison 23:00 - thoughts
@@ -1183,7 +1187,10 @@ _OWN_VERB_RESOLVED = _compile(
     r"(?:an?|one|two|three|\d+|a\s+few)\s+(?:minutes?|mins?|hours?|hrs?|h)\b"
     # round 61: or "went away", a relative clause between ("that blotchy red rash my daughter had with the
     # penicillin on saturday went away once we stopped it"), not to come back
-    r"|\bwent\s+away\b(?![^.;\n]{0,40}?\b(?:but|then|until|again)\b))",
+    r"|\bwent\s+away\b(?![^.;\n]{0,40}?\b(?:but|then|until|again)\b))"
+    # round 81: or its next word, a comma and "now resolved" ("admitted 2/52 ago w/ suicidal ideation, now
+    # resolved per psych review today")
+    r"|(?:\s+[a-z]+)?\s*,\s*now\s+(?:fully\s+|completely\s+)?resolved\b",
     FLAGS,
 )
 # round 61: the finding's head noun named again later in its sentence, then resolved ("urinary retention and
@@ -3264,7 +3271,11 @@ _ONLY_BEFORE = _compile(
     r"|\bonly\s+(?:lists|shows|records|documents|says|reads|mentions)\s+$"
     # round 74: or the record's only allergy given "as" it ("the referral letter from his GP records his only
     # drug allergy as nitrofurantoin")
-    r"|\b(?:her|his|their|the)\s+only\s+(?:known\s+)?(?:drug\s+)?allerg(?:y|ies)\s+(?:as|is|was|being)\s+$",
+    r"|\b(?:her|his|their|the)\s+only\s+(?:known\s+)?(?:drug\s+)?allerg(?:y|ies)\s+(?:as|is|was|being)\s+$"
+    # round 81: or the one drug allergy, in the singular, a record gives "as" it ("your discharge letter of 2
+    # March records his drug allergy as erythromycin")
+    r"|\b(?:records|recorded|lists|listed|documents|documented|gives|gave|codes|coded)\s+(?:her|his|their|the)\s+"
+    r"drug\s+allergy\s+as\s+$",
     FLAGS,
 )
 # round 34: an allergy field, box or band and what it says, right before the allergen
@@ -5227,6 +5238,36 @@ _BOOSTER = _compile(r"\bboosters?\s+(?:was\s+|were\s+)?(?:given|administered)\b"
 
 
 _SUPPLY_DATES = frozenset({"last_dose", "last_supply"})
+# round 81: the day a drug was stopped and the day of its last dose date one event, so two sources that give
+# them more than a day apart disagree ("clopidogrel was stopped on 1 October ahead of surgery; … her last
+# tablet was on 8 October"); a day apart is the same stop (the last tablet the evening before)
+_STOP_AS_LAST_DOSE = frozenset({"drug_stopped", "last_dose"})
+_STOP_DAYS_APART = 1
+# round 81: a weekday none has been taken "since" is the day of the last dose, not today ("pt says this AM
+# 08:00; dtr says he hasn't taken any since Sunday")
+_SINCE_BEFORE = _compile(r"\bsince\s+(?:last\s+)?$", FLAGS)
+
+
+def _stop_against_last_dose(m: Mention, n: Mention) -> bool:
+    """One clause dates the drug's stop and the other its last dose, more than a day apart (round 81)."""
+    return (
+        m.attribute == n.attribute == "date"
+        and m.clause != n.clause
+        and {m.key, n.key} == _STOP_AS_LAST_DOSE
+        and min(_day_gaps(m.value, n.value), default=0) > _STOP_DAYS_APART  # type: ignore[arg-type]
+    )
+
+
+def _since_weekday_against_today(m: Mention, n: Mention, text: str) -> bool:
+    """One clause's date is a weekday none has been taken since and the other's is today (round 81)."""
+    if not (m.attribute == n.attribute == "date" and m.key == n.key and m.clause != n.clause):
+        return False
+    return any(
+        _SINCE_BEFORE.search(text, max(0, x.start - 12), x.start) is not None
+        and all(reading[3] is not None for reading in x.value)  # type: ignore[attr-defined]
+        and all(reading[4] == 0 for reading in y.value)  # type: ignore[attr-defined]
+        for x, y in ((m, n), (n, m))
+    )
 
 
 def _drugs_apart(mentions: list[Mention], first: int, second: int) -> bool:
@@ -5488,7 +5529,15 @@ def _posed_as_query(text: str, start: int) -> bool:
 def _last_dose_of_event(found: list[Mention]) -> list[Mention]:
     """round 33: "last dose" dated in a clause that names no drug is the last dose of the event another clause
     dates ("Tetanus: pt sure last booster 2021, GP record last dose 2009"): its key is the neighbour's."""
-    events = [m for m in found if m.attribute == "date" and not m.implied and m.key != "last_dose"]
+    # round 81: nor of a drug's stop, which the last dose dates in its own right (``_stop_against_last_dose``)
+    events = [
+        m
+        for m in found
+        if m.attribute == "date"
+        and not m.implied
+        and m.key != "last_dose"
+        and m.key not in _STOP_AS_LAST_DOSE
+    ]
     if not events:
         return found
     # not in a clause that names a drug, nor one that dates another event ("LMP was 2nd june": the last
@@ -5765,7 +5814,9 @@ def _generic_differ(m: Mention, n: Mention) -> bool:
 # round 17: a heading and a list of its sources' entries ("Code: DNR (wristband) / Full (orders)", "Lithium:
 # GP list - active / psych letter - stopped"); an SBAR letter before the heading is not it
 _LIST_HEADING = _compile(
-    r"\s*(?:[SBAR]\s*:\s*)?(?P<label>[A-Za-z][\w.+'()\- ]{0,30}?"
+    # round 81: nor a handover's time label before it ("Overnight: HbA1c - GP letter 6.1%, our lab 9.4%")
+    r"\s*(?:[SBAR]\s*:\s*)?(?:(?:overnight|o/n|handover|update|addendum)\s*:\s*)?"
+    r"(?P<label>[A-Za-z][\w.+'()\- ]{0,30}?"
     # round 79: a heading may date its entries ("TSH 03/02: 0.02 mU/L (GP letter) vs 4.8 mU/L (hospital lab)")
     r"(?:\s+\d{1,2}/\d{1,2}(?:/\d{2,4})?)?)\s*(?::|=|\s[-–—]\s)\s*\S",
     FLAGS,
@@ -6101,6 +6152,8 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                 )
                 or (m.attribute == "date" and _swapped_numeric(text[m.start : m.end], text[n.start : n.end]))
                 or _other_member(m, n, text, a)
+                or _stop_against_last_dose(m, n)
+                or _since_weekday_against_today(m, n, text)
             ):
                 continue
             if _ALTERNATIVES_BETWEEN.fullmatch(text, m.end, n.start) and _ASKED_AFTER.match(text, n.end):
@@ -6145,7 +6198,7 @@ def attribute_conflicts(text: str, lexicon: Lexicon) -> list[tuple[Mention, Ment
                     continue  # one clause: two different sources must be named in it
             elif not (sources[i] or sources[j]) or (sources[i] and sources[i] == sources[j]):
                 continue
-            stop_dates = m.key in _DATED_BY_ITS_CUE and not (m.implied or n.implied)
+            stop_dates = bool(_DATED_BY_ITS_CUE & {m.key, n.key}) and not (m.implied or n.implied)
             if framed_as_change(i, j, m.attribute, m.key, stop_dates) or documented_elsewhere(m, n):
                 continue
             if m.attribute in a.spec.history_only and (in_force_history(i) or in_force_history(j)):

@@ -931,6 +931,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   "still on repeat", µmol/L spelled out, a record "amended" with the letter that made it in brackets; H:
   breathless "same as the past 3 years"; M: an onset time "not in" a record, a report that "never got
   through", "the only weight in the record is from" a past year).
+- development half 79 (``detector_heldout_dev79.yaml``, split ``dev``, issue 22z round 81): the mechanisms
+  blind half 90's misses and false positives showed (C: none taken "since" a weekday against a last dose
+  today, a drug's stop date against its last tablet's, "plan" ending what waits "for" a value, a drug allergy
+  a record gives "as" one drug, enoxaparin shortened, a resuscitation status given as full, a record that
+  still shows a past time of the patient's own, a handover's time label before a list heading; H: none of it
+  had "since", a relative who needed a transfusion after it, "approx." before a child's count of tablets, ",
+  now resolved" after the finding; M: pages that "have" no name).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind91|blind92|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -1035,6 +1042,7 @@ DEV75_FILE = HERE / "detector_heldout_dev75.yaml"
 DEV76_FILE = HERE / "detector_heldout_dev76.yaml"
 DEV77_FILE = HERE / "detector_heldout_dev77.yaml"
 DEV78_FILE = HERE / "detector_heldout_dev78.yaml"
+DEV79_FILE = HERE / "detector_heldout_dev79.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -1115,6 +1123,7 @@ DEV_FILES = (
     DEV76_FILE,
     DEV77_FILE,
     DEV78_FILE,
+    DEV79_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
