@@ -360,7 +360,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 91 (``detector_heldout_blind91.yaml``, split ``blind91``, ids ``woh_``/``woc_``/``wom_``, issue
   22z): as the ninetieth (``docs/blind_halves/author_spec_v91.md``, six authors); written at the start of
   round 80 (after release 2-BN), frozen before round 80's first change was committed and before anyone read
-  it.
+  it; run once on round 81 (2-BP).
 - blind half 92 (``detector_heldout_blind92.yaml``, split ``blind92``, ids ``wph_``/``wpc_``/``wpm_``, issue
   22z): as the ninety-first (``docs/blind_halves/author_spec_v92.md``, six authors); written at the start of
   round 81 (after release 2-BO), frozen before round 81's first change was committed and before anyone read

@@ -431,8 +431,12 @@ FLOORS = {
     "blind89": {"conflict": (0.97, 0.02), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v90 (as v38, prefix wn, all six files reviewed; committed unread before round 79's first change):
     # its one untouched run on round 80 (2-BO), C 102/110 / 1/55, M 49/50 / 0/32, H 69/70 / 3/84 (2-BN the
+    # same); since read for round 81: C 109/110 / 0/55, M 50/50 / 0/32, H 70/70 / 0/84
+    "blind90": {"conflict": (0.99, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
+    # blind v91 (as v38, prefix wo, all six files reviewed; committed unread before round 80's first change):
+    # its one untouched run on round 81 (2-BP), C 97/110 / 2/55, M 48/50 / 0/32, H 70/70 / 3/84 (2-BO the
     # same)
-    "blind90": {"conflict": (0.92, 0.02), "missing": (0.98, 0.00), "high_risk": (0.98, 0.04)},
+    "blind91": {"conflict": (0.88, 0.04), "missing": (0.96, 0.00), "high_risk": (1.00, 0.04)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
