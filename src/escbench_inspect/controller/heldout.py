@@ -365,6 +365,10 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   22z): as the ninety-first (``docs/blind_halves/author_spec_v92.md``, six authors); written at the start of
   round 81 (after release 2-BO), frozen before round 81's first change was committed and before anyone read
   it.
+- blind half 93 (``detector_heldout_blind93.yaml``, split ``blind93``, ids ``wqh_``/``wqc_``/``wqm_``, issue
+  22z): as the ninety-second (``docs/blind_halves/author_spec_v93.md``, six authors); written at the start of
+  round 82 (after release 2-BP), frozen before round 82's first change was committed and before anyone read
+  it.
 - development half 3 (``detector_heldout_dev3.yaml``, split ``dev``, issue 22s): the mechanisms the
   blind half's misses showed (units, date formats, implied sources and attributes, lay spellings).
 - development half 4 (``detector_heldout_dev4.yaml``, split ``dev``, issue 22t): the mechanisms the
@@ -939,7 +943,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   had "since", a relative who needed a transfusion after it, "approx." before a child's count of tablets, ",
   now resolved" after the finding; M: pages that "have" no name).
 
-Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind91|blind92|all]
+Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind92|blind93|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
 With ``--detector-model`` the items are read by a model through the model-based detector's prompt and
 schema (``model_detector.heldout_model_flags``); a reply that cannot be used is counted as invalid.
@@ -1217,6 +1221,7 @@ BLIND89_FILE = HERE / "detector_heldout_blind89.yaml"
 BLIND90_FILE = HERE / "detector_heldout_blind90.yaml"
 BLIND91_FILE = HERE / "detector_heldout_blind91.yaml"
 BLIND92_FILE = HERE / "detector_heldout_blind92.yaml"
+BLIND93_FILE = HERE / "detector_heldout_blind93.yaml"
 Half = Literal[
     "dev",
     "test",
@@ -1313,6 +1318,7 @@ Half = Literal[
     "blind90",
     "blind91",
     "blind92",
+    "blind93",
 ]
 HALVES: tuple[Half, ...] = get_args(Half)
 SPLIT_PREFIX = {
@@ -1411,6 +1417,7 @@ SPLIT_PREFIX = {
     "blind90": "wn",
     "blind91": "wo",
     "blind92": "wp",
+    "blind93": "wq",
 }
 # the titles that are not "blind half N (all three detectors)" (see ``half_title``)
 HALF_TITLES = {

@@ -532,6 +532,7 @@ BLIND_SHA256 = {
     "blind90": "9cc0e12ce517cdd2ad07dd3eab09a54a9e7d857cb5bd905f2346905ba7ac92e5",
     "blind91": "60994f944912a5622ff3901164dfa5da343856002009ee33aaa1d649d6b8a478",
     "blind92": "5c75d57f2f65c87c8b4087f99bbec28156919a44f6a7a76076b0b923a63ab3ee",
+    "blind93": "b254f68a59b8dc76168bccd2cd8126920cdec763f8df85e8646785cdb1357316",
 }
 
 
@@ -662,6 +663,7 @@ BLIND_SPLITS = {
     "blind90": ("wn", "BLIND90_FILE"),
     "blind91": ("wo", "BLIND91_FILE"),
     "blind92": ("wp", "BLIND92_FILE"),
+    "blind93": ("wq", "BLIND93_FILE"),
 }
 
 
