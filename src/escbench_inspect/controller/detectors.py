@@ -1151,6 +1151,9 @@ _RECOVERED_AFTER = _compile(
     # headache since")
     r"|\b(?:have|has|had)(?:n'?t|\s+not)\s+had\s+(?:any|another)\s+(?:more\s+|further\s+)?(?:[a-z-]+\s+){0,2}?"
     r"[a-z-]+\s+(?:ever\s+)?since\b"
+    # round 82: or "have gone since" ("the dark thoughts … that I told you about in january have gone since
+    # the sertraline kicked in")
+    r"|\b(?:have|has)\s+(?:now\s+)?gone\s+(?:away\s+)?since\b"
     # round 34: an ideation said resolved ("on 1:1 for suicidal ideation at admission; …, ideation resolved")
     r"|\b(?:ideation|si)\s+(?:has\s+|had\s+)?(?:now\s+)?(?:fully\s+)?resolved\b"
     # round 39: thoughts settled on review ("passive SI at 20:00 …; seen by psych liaison 23:00 - thoughts
@@ -1256,7 +1259,11 @@ _REDUCED_MOVEMENTS = _compile(r"\b(?:fm|rfm|(?:fetal|foetal|baby'?s?)\s+movement
 _MOVEMENTS_FELT_AFTER = _compile(
     r"(?<!\b(?:no|not|nil|reduced|less|fewer)\s)(?<!\b(?:fetal|foetal)\s)\b(?:fm|(?:fetal|foetal)\s+movements|movements)"
     r"\s+(?:now\s+|then\s+)?"
-    r"(?:felt|palpated|present)\b(?!\s+(?:less|reduced|fewer|only\s+once))",
+    r"(?:felt|palpated|present)\b(?!\s+(?:less|reduced|fewer|only\s+once))"
+    # round 82: or movements that "have since returned" ("the CTG was reactive and she reports movements have
+    # since returned to her usual pattern")
+    r"|(?<!\b(?:no|not|nil|reduced|less|fewer)\s)\bmovements\s+(?:have|has)\s+(?:since\s+|now\s+)?"
+    r"(?:returned|resumed|normali[sz]ed)\b",
     FLAGS,
 )
 _MOVEMENTS_FELT_REACH = 160
@@ -2234,6 +2241,9 @@ _TREATED = _compile(r"\b(?:treated|given|gave|following|responded)\b", FLAGS)
 _CLOCK_NOT_A_VALUE = _compile(r"[:h]\d{2}\b(?!\.\d)|\s*(?:am|pm)\b", FLAGS)
 _AT_BEFORE = _compile(r"\bat\s*$", FLAGS)
 _FOUR_DIGIT_CLOCK = _compile(r"(?:[01]\d|2[0-3])[0-5]\d", FLAGS)
+# round 82: a sample or a gas right after four digits: the digits are its clock time ("glucose on the 2200 ABG
+# reads 28 mmol/L, lab glucose from that same 2200 sample 14.2")
+_SAMPLE_AFTER_CLOCK = _compile(r"\s+(?:abg|vbg|cbg|gas|blood\s+gas|sample|specimen|bloods|draw)\b", FLAGS)
 # round 32: a value in the brackets of a past event, one dated by its year or named as history ("h/o DKA 2019
 # (pH 7.05, ketones 6.2). today BM 8.2 mmol/L"): that event's value, not today's
 _IN_PAST_BRACKET = _compile(
@@ -2818,6 +2828,11 @@ _RECORDS_TIME_BEFORE = _compile(
     r"\b(?:records|recorded|documents|documented|charts|charted|logs|logged)\s+$", FLAGS
 )
 CLOCK_TOLERANCE_MINUTES = 60
+# round 82: four digits right after the time a stroke is dated from, without a colon or "h" ("LKW 0830 per
+# wife, ambulance sheet LKW 0600"): a clock time there, since last known well is always a time of day (NICE
+# NG128); after another event four digits may be a year or a dose
+_BARE_CLOCK_EVENTS = frozenset({"last_known_well"})
+_BARE_CLOCK_AFTER = _compile(r"\s*(?:at\s+)?(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)\b(?![.:/]\d)", FLAGS)
 # issue 22y: a document's making ("forecast auto-generated 2026-08-25"), unlike an operation note
 # "dated" the day of the operation
 _GENERATED = _compile(
@@ -2924,7 +2939,10 @@ _REPORTED_VALUE = _compile(
     # issue 22z: a result named as a value ("the app shows tuesday's result as 4.1")
     r"|\b(?:result|level|reading|value)s?\s+(?:as|at)\s*$"
     # round 23: or set equal to a value a few words on ("clinic result on EPR for yday = 5.1")
-    r"|\b(?:result|level|reading|value)s?\b[^.;=\d]{0,30}=\s*$",
+    r"|\b(?:result|level|reading|value)s?\b[^.;=\d]{0,30}=\s*$"
+    # round 82: or a record's entry set equal to it ("INR in pt's yellow book for Mon = 2.4, anticoag clinic
+    # record for Mon = 4.1")
+    r"|\b(?:book|record|chart|sheet|entry|diary)\b[^.;=\d]{0,30}=\s*$",
     FLAGS,
 )
 # issue 22s: a document's own date ("referral dated 12/03", "letter typed on …") is not an event's
@@ -4473,6 +4491,8 @@ def _mentions(
     if a.lab is not None:
         named_lab = False
         for m in a.lab.finditer(clause):
+            if _FOUR_DIGIT_CLOCK.fullmatch(m.group("value")) and _SAMPLE_AFTER_CLOCK.match(clause, m.end()):
+                continue  # round 82: the clock time naming the sample ("glucose on the 2200 ABG reads 28")
             named_lab = True
             unit = m.group("unit").lower() if "unit" in m.re.groupindex and m.group("unit") else None
             add(
@@ -4599,9 +4619,13 @@ def _mentions(
                 dated_event = True
                 add("date", key, _year_reading(year), attr.start(), year.end())
             clock = _CLOCK.search(clause, attr.end(), window)
+            bare = None if clock or date or year else _BARE_CLOCK_AFTER.match(clause, attr.end())
             if clock:  # issue 22y: and its clock time
                 dated_event = True
                 add("time", key, _clock_minutes(clock), attr.start(), clock.end())
+            elif bare and key in _BARE_CLOCK_EVENTS:
+                dated_event = True
+                add("time", key, int(bare.group("h")) * 60 + int(bare.group("m")), attr.start(), bare.end())
     if not dated_event:
         for clock in _CLOCK.finditer(clause):
             if _TIME_STATED.search(clause, 0, clock.start()) or (
@@ -5143,7 +5167,8 @@ _DATED_HEADING = _compile(
 _SAME_OCCASION = _compile(
     # round 17: or part of a day ("on a sample taken the same afternoon", "lab FBC drawn same hour")
     # round 53: a date between "same" and the occasion ("the lab system for the same 12/05/2025 sample")
-    r"\bsame\s+(?:\d{1,2}[/.-]\d{1,2}(?:[/.-](?:\d{4}|\d{2}))?\s+)?(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month"
+    # round 82: or a four-digit clock time ("lab glucose from that same 2200 sample 14.2")
+    r"\bsame\s+(?:\d{1,2}[/.-]\d{1,2}(?:[/.-](?:\d{4}|\d{2}))?\s+)?(?:(?:[01]\d|2[0-3])[0-5]\d\s+)?(?:date|day|sample|specimen|draw|time|tube|collection|visit|result|admission|week|month"
     r"|morning|afternoon|evening|night|hour|shift"
     # round 24: or a morning or afternoon abbreviated ("lab INR from same am 4.1")
     r"|am|pm"
@@ -5286,12 +5311,22 @@ def _drugs_apart(mentions: list[Mention], first: int, second: int) -> bool:
     return bool(named[0]) and bool(named[1]) and not named[0] & named[1]
 
 
+# round 82: a record the earlier clause calls old gives its last one as of then, so a most recent one in the
+# other clause is later ("old GP summary (printed 2018) gives last colonoscopy 2016; endoscopy report on file
+# documents the most recent colonoscopy 14/09/2023"); round 51's pattern, named for this reading
+_OLD_RECORDS_LAST = _OLD_RECORD
+
+
 def _later_event(earlier: str, later: str) -> bool:
     """The later of two clauses records a later event than the one the earlier clause dates: the most recent
-    one, unless the earlier clause names its last one too (round 22, 54), a further dose (round 67), or a
-    booster given where the earlier clause names none (round 52)."""
+    one, unless the earlier clause names its last one too (round 22, 54) in a record it does not call old
+    (round 82), a further dose (round 67), or a booster given where the earlier clause names none (round
+    52)."""
     return (
-        (_LATEST.search(later) is not None and _LAST_ONE.search(earlier) is None)
+        (
+            _LATEST.search(later) is not None
+            and (_LAST_ONE.search(earlier) is None or _OLD_RECORDS_LAST.search(earlier) is not None)
+        )
         or _FURTHER_DOSE.search(later) is not None
         or (_BOOSTER.search(later) is not None and _BOOSTER.search(earlier) is None)
     )
@@ -5625,8 +5660,10 @@ _STOP_DENIED = _compile(r"(?:\b(?:never|not)|n'?t)\s+(?:been\s+)?(?:stop|discont
 
 
 # round 68: the date attributes whose own words are an explained cue's ("stopped … on the 2nd"): where two
-# sources each state one, the cue is the value compared, not an explanation
-_DATED_BY_ITS_CUE = frozenset({"drug_stopped"})
+# sources each state one, the cue is the value compared, not an explanation; round 82: so is a course's
+# start ("the cardiology clinic letter states clopidogrel was started on 1 August; the hospital discharge
+# summary gives a start date of 18 August")
+_DATED_BY_ITS_CUE = frozenset({"drug_stopped", "course_start"})
 # round 68: a reconciliation note's heading with the drug it reconciles right after it, the topic the sources
 # then speak of, not a list's entry
 _RECONCILED_ITEM = _compile(r"\s*med(?:ication|icines)?\s*rec(?:onciliation)?\s*:\s*[a-z][\w-]*\s+\d", FLAGS)
@@ -5687,7 +5724,12 @@ _UNIT_VALUE = _compile(
 )
 _WORDS = _compile(r"[a-z]+", FLAGS)
 # round 64: or the D antigen alone, in capitals, in a text about blood ("the ward sample types D negative")
-_RH_SIGN = _compile(r"\b(?:rh\s*d?|rhesus|(?-i:D))\s*[-:]?\s*(?P<sign>pos(?:itive)?|neg(?:ative)?)\b", FLAGS)
+# round 82: or its typing, of today, between ("Blood bank comment: RhD typing today positive")
+_RH_SIGN = _compile(
+    r"\b(?:rh\s*d?|rhesus|(?-i:D))(?:\s+typ(?:ing|ed|e)(?:\s+(?:today|now|this\s+(?:am|morning|admission)))?)?"
+    r"\s*[-:]?\s*(?P<sign>pos(?:itive)?|neg(?:ative)?)\b",
+    FLAGS,
+)
 # another event's or a dated record's date: not a second reading of the first clause's date
 _GENERIC_DATE_HISTORY = _compile(r"\b(?:previous|prior|earlier|old|first|since|before\s+that)\b", FLAGS)
 # a date is compared only where a source states it ("told us it was only stopped 2 days ago"); a

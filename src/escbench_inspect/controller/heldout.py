@@ -942,6 +942,13 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
   still shows a past time of the patient's own, a handover's time label before a list heading; H: none of it
   had "since", a relative who needed a transfusion after it, "approx." before a child's count of tablets, ",
   now resolved" after the finding; M: pages that "have" no name).
+- development half 80 (``detector_heldout_dev80.yaml``, split ``dev``, issue 22z round 82): the mechanisms
+  blind half 91's misses and false positives showed (C: four digits after "LKW" as its clock time, a course's
+  start dated by each source, an old record's "last" beside a most recent one, a clock time naming a sample,
+  "that same 0415 sample", a record's entry "= value", "not supposed to be on it", a supply that "doesn't
+  contain it", "a historical entry only", "Wristband red:", hCG "reported negative", RhD "typing today", what
+  a source told and a document "are completely different"; H: fetal movements "have since returned", thoughts
+  that "have gone since"; M: a result that "isnt back", a source that "could not provide" a weight).
 
 Run: ``python -m escbench_inspect.controller.heldout [--half dev|test|blind|blind2|…|blind92|blind93|all]
 [--assertion rules|context] [--json] [--misses] [--detector-model MODEL [--detectors model|both]]``.
@@ -1047,6 +1054,7 @@ DEV76_FILE = HERE / "detector_heldout_dev76.yaml"
 DEV77_FILE = HERE / "detector_heldout_dev77.yaml"
 DEV78_FILE = HERE / "detector_heldout_dev78.yaml"
 DEV79_FILE = HERE / "detector_heldout_dev79.yaml"
+DEV80_FILE = HERE / "detector_heldout_dev80.yaml"
 # the development half's files in the order they were written (issue 22 onwards); a round adds its file here
 DEV_FILES = (
     DEV_FILE,
@@ -1128,6 +1136,7 @@ DEV_FILES = (
     DEV77_FILE,
     DEV78_FILE,
     DEV79_FILE,
+    DEV80_FILE,
 )
 BLIND2_FILE = HERE / "detector_heldout_blind2.yaml"
 BLIND3_FILE = HERE / "detector_heldout_blind3.yaml"
