@@ -364,7 +364,7 @@ M is scored by the needed items of that class (``lexicon/needed_items.yaml``).
 - blind half 92 (``detector_heldout_blind92.yaml``, split ``blind92``, ids ``wph_``/``wpc_``/``wpm_``, issue
   22z): as the ninety-first (``docs/blind_halves/author_spec_v92.md``, six authors); written at the start of
   round 81 (after release 2-BO), frozen before round 81's first change was committed and before anyone read
-  it.
+  it; run once on round 82 (2-BQ).
 - blind half 93 (``detector_heldout_blind93.yaml``, split ``blind93``, ids ``wqh_``/``wqc_``/``wqm_``, issue
   22z): as the ninety-second (``docs/blind_halves/author_spec_v93.md``, six authors); written at the start of
   round 82 (after release 2-BP), frozen before round 82's first change was committed and before anyone read

@@ -435,8 +435,12 @@ FLOORS = {
     "blind90": {"conflict": (0.99, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.00)},
     # blind v91 (as v38, prefix wo, all six files reviewed; committed unread before round 80's first change):
     # its one untouched run on round 81 (2-BP), C 97/110 / 2/55, M 48/50 / 0/32, H 70/70 / 3/84 (2-BO the
+    # same); since read for round 82: C 107/110 / 0/55, M 50/50 / 0/32, H 70/70 / 1/84
+    "blind91": {"conflict": (0.97, 0.00), "missing": (1.00, 0.00), "high_risk": (1.00, 0.02)},
+    # blind v92 (as v38, prefix wp, all six files reviewed; committed unread before round 81's first change):
+    # its one untouched run on round 82 (2-BQ), C 96/110 / 5/55, M 46/50 / 0/32, H 68/70 / 1/84 (2-BP the
     # same)
-    "blind91": {"conflict": (0.88, 0.04), "missing": (0.96, 0.00), "high_risk": (1.00, 0.04)},
+    "blind92": {"conflict": (0.87, 0.10), "missing": (0.92, 0.00), "high_risk": (0.97, 0.02)},
 }
 
 # Each blind half was frozen before the tuning round it tests was merged (docs/controller.md).
