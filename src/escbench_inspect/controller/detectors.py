@@ -1396,6 +1396,12 @@ _MONTHS = {
     )
     for m in names
 }
+# each month's full name in calendar order, but May, which is also a word ("she may …")
+_FULL_MONTH_NAMES = tuple(
+    max((name for name, number in _MONTHS.items() if number == month), key=len)
+    for month in range(1, 13)
+    if month != _MONTHS["may"]
+)
 # issue 22u: upper-case "MAR" is the medication administration record ("Wt on MAR 9 st"), not March
 _MONTH = r"(?-i:(?!MAR\b))(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 # round 26: a bare year, not the end of a full date ("2023 admission", not "12/05/2023")
@@ -2883,9 +2889,7 @@ _SAYS_YEAR = _compile(
 )
 # round 80: or a month alone, spelt out and not May ("the bone clinic letter says march??")
 _SAYS_MONTH = _compile(
-    rf"\b(?:{_REPORTING_VERBS})\s+(?:it\s+was\s+)?(?P<month>january|february|march|april|june|july|august"
-    r"|september|october|november|december)\b(?!\s*\d)",
-    FLAGS,
+    rf"\b(?:{_REPORTING_VERBS})\s+(?:it\s+was\s+)?(?P<month>{'|'.join(_FULL_MONTH_NAMES)})\b(?!\s*\d)", FLAGS
 )
 # round 76: "dated" and a year alone, read as the date of an operation note's operation (``_mentions``)
 _DATED_YEAR = _compile(r"\bdated\s+(?:in\s+)?(?P<year>(?:19|20)\d\d)\b(?![/\-.]?\d)", FLAGS)
